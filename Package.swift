@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .executable(name: "strata", targets: ["StrataCLI"]),
+        .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(name: "Strata", dependencies: ["CSQLite"]),
+        .target(name: "StrataCompiler", dependencies: ["Strata", "CSQLite", "CYAML"]),
+        .executableTarget(
+            name: "StrataCLI",
+            dependencies: [
+                "StrataCompiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "StrataPlugin",
+            capability: .buildTool(),
+            dependencies: ["StrataCLI"]
+        ),
+        .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,16 @@
+#ifndef STRATA_CSQLITE_SHIM_H
+#define STRATA_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// Binds text that SQLite copies at once (SQLITE_TRANSIENT cannot be spelled in Swift).
+static inline int strata_bind_text(sqlite3_stmt *statement, int index, const char *bytes, int length) {
+    return sqlite3_bind_text(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+
+/// Binds a blob that SQLite copies at once.
+static inline int strata_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+
+#endif

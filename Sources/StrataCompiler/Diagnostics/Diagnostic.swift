@@ -1,0 +1,70 @@
+/// A position in a source file, 1-based, as editors and compilers count.
+public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The path of the file as it was given to the compiler.
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// Creates a location.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `path:line:column`, the form compilers and editors understand.
+    public var description: String { "\(file):\(line):\(column)" }
+
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+}
+
+/// One problem found in a schema, reported as `path:line:column: error: message`.
+public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Hashable, Sendable, Codable {
+        case error
+        case warning
+        case note
+    }
+
+    /// Where the problem is.
+    public var location: SourceLocation
+    /// How serious it is.
+    public var severity: Severity
+    /// What is wrong, in one sentence without a trailing period.
+    public var message: String
+    /// What to do about it, when the compiler can tell.
+    public var hint: String?
+
+    /// Creates a diagnostic.
+    public init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, hint: String? = nil) {
+        self.location = location
+        self.severity = severity
+        self.message = message
+        self.hint = hint
+    }
+
+    /// The text the CLI and the build plugin print: `path:line:column: error: message (hint)`.
+    public var description: String {
+        var text = "\(location): \(severity.rawValue): \(message)"
+        if let hint { text += " (\(hint))" }
+        return text
+    }
+}
+
+/// Several diagnostics, thrown when a schema cannot be compiled.
+public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
+    /// The problems, sorted by position.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates the error from diagnostics, sorting them by position.
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics.sorted { $0.location < $1.location }
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,344 @@
+/// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
+/// Swift rendering, introspection and diff) works on.
+public struct Schema: Hashable, Sendable {
+    /// Options of the `options:` section.
+    public struct Options: Hashable, Sendable {
+        /// Tables are created `STRICT`.
+        public var strict: Bool
+        /// `PRAGMA foreign_keys = ON` on every connection.
+        public var foreignKeys: Bool
+
+        /// Creates options; the defaults are the schema language's defaults.
+        public init(strict: Bool = true, foreignKeys: Bool = true) {
+            self.strict = strict
+            self.foreignKeys = foreignKeys
+        }
+    }
+
+    /// The Swift namespace of the generated code (`database:`, or the file stem).
+    public var name: String
+    /// The schema file this model came from.
+    public var sourcePath: String
+    /// The `options:` section.
+    public var options: Options
+    /// The tables, in declaration order.
+    public var tables: [Table]
+
+    /// Creates a schema.
+    public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
+        self.name = name
+        self.sourcePath = sourcePath
+        self.options = options
+        self.tables = tables
+    }
+
+    /// The table whose record name or SQL name is `name`.
+    public func table(named name: String) -> Table? {
+        tables.first { $0.recordName == name } ?? tables.first { $0.sqlName == name }
+    }
+}
+
+/// One table: a record type in Swift, a table in SQL.
+public struct Table: Hashable, Sendable {
+    /// The Swift record type name (the key under `tables:`).
+    public var recordName: String
+    /// The SQL table name (`table:`, or the record name).
+    public var sqlName: String
+    /// Documentation carried into the generated code.
+    public var doc: String?
+    /// Columns in declaration order.
+    public var columns: [Column]
+    /// The primary key: column names (Swift names), in key order.
+    public var primaryKey: [String]
+    /// Indexes in declaration order.
+    public var indexes: [Index]
+    /// Named queries in declaration order.
+    public var queries: [Query]
+    /// The previous SQL name of the table: a migration hint.
+    public var renamedFrom: String?
+    /// Where the table is declared.
+    public var location: SourceLocation?
+
+    /// Creates a table.
+    public init(
+        recordName: String, sqlName: String? = nil, doc: String? = nil, columns: [Column] = [],
+        primaryKey: [String] = [], indexes: [Index] = [], queries: [Query] = [],
+        renamedFrom: String? = nil, location: SourceLocation? = nil
+    ) {
+        self.recordName = recordName
+        self.sqlName = sqlName ?? recordName
+        self.doc = doc
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.indexes = indexes
+        self.queries = queries
+        self.renamedFrom = renamedFrom
+        self.location = location
+    }
+
+    /// The column whose Swift name or SQL name is `name`.
+    public func column(named name: String) -> Column? {
+        columns.first { $0.name == name } ?? columns.first { $0.sqlName == name }
+    }
+
+    /// The columns of the primary key, in key order.
+    public var primaryKeyColumns: [Column] { primaryKey.compactMap { column(named: $0) } }
+
+    /// The column SQLite assigns (`primaryKey: autoincrement`), if any.
+    public var autoincrementColumn: Column? { columns.first { $0.primaryKey == .autoincrement } }
+}
+
+/// One column of a table.
+public struct Column: Hashable, Sendable {
+    /// How a column takes part in the primary key when marked on the column itself.
+    public enum PrimaryKeyKind: String, Hashable, Sendable {
+        /// `primaryKey: true`.
+        case plain
+        /// `primaryKey: autoincrement`: an `INTEGER PRIMARY KEY AUTOINCREMENT` SQLite assigns.
+        case autoincrement
+    }
+
+    /// The Swift property name (the key under `columns:`).
+    public var name: String
+    /// The SQL column name (`column:`, or the key).
+    public var sqlName: String
+    /// The declared type.
+    public var type: ColumnType
+    /// Nullable (`?` or `optional: true`).
+    public var isOptional: Bool
+    /// Set when the column itself is marked `primaryKey`.
+    public var primaryKey: PrimaryKeyKind?
+    /// `unique: true`.
+    public var isUnique: Bool
+    /// The default value, if any.
+    public var defaultValue: DefaultValue?
+    /// An SQL `CHECK` expression.
+    public var check: String?
+    /// A foreign key, if any.
+    public var references: ForeignKey?
+    /// The previous SQL name of the column: a migration hint.
+    public var renamedFrom: String?
+    /// Documentation carried into the generated code.
+    public var doc: String?
+    /// Where the column is declared.
+    public var location: SourceLocation?
+
+    /// Creates a column.
+    public init(
+        name: String, sqlName: String? = nil, type: ColumnType, isOptional: Bool = false,
+        primaryKey: PrimaryKeyKind? = nil, isUnique: Bool = false, defaultValue: DefaultValue? = nil,
+        check: String? = nil, references: ForeignKey? = nil, renamedFrom: String? = nil,
+        doc: String? = nil, location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.sqlName = sqlName ?? name
+        self.type = type
+        self.isOptional = isOptional
+        self.primaryKey = primaryKey
+        self.isUnique = isUnique
+        self.defaultValue = defaultValue
+        self.check = check
+        self.references = references
+        self.renamedFrom = renamedFrom
+        self.doc = doc
+        self.location = location
+    }
+}
+
+/// The types of the schema language.
+public enum ColumnType: Hashable, Sendable {
+    /// `int`: `Int`, INTEGER.
+    case int
+    /// `double`: `Double`, REAL.
+    case double
+    /// `bool`: `Bool`, INTEGER 0/1.
+    case bool
+    /// `text`: `String`, TEXT.
+    case text
+    /// `blob`: `Data`, BLOB.
+    case blob
+    /// `date`: `Date`, TEXT `YYYY-MM-DD HH:MM:SS.SSS` in UTC.
+    case date
+    /// `uuid`: `UUID`, TEXT in canonical upper-case form.
+    case uuid
+    /// `enum`: a generated `String`-backed enum named `swiftType`, TEXT with a CHECK of `values`.
+    case enumeration(swiftType: String, values: [String])
+    /// `json`: any `Codable & Sendable` Swift type, TEXT holding JSON.
+    case json(swiftType: String)
+
+    /// The spelling in a schema file.
+    public var keyword: String {
+        switch self {
+        case .int: "int"
+        case .double: "double"
+        case .bool: "bool"
+        case .text: "text"
+        case .blob: "blob"
+        case .date: "date"
+        case .uuid: "uuid"
+        case .enumeration: "enum"
+        case .json: "json"
+        }
+    }
+
+    /// The SQLite storage type used in DDL.
+    public var sqlType: String {
+        switch self {
+        case .int, .bool: "INTEGER"
+        case .double: "REAL"
+        case .blob: "BLOB"
+        case .text, .date, .uuid, .enumeration, .json: "TEXT"
+        }
+    }
+
+    /// The keywords of the built-in types, for diagnostics.
+    public static let keywords = ["int", "double", "bool", "text", "blob", "date", "uuid", "enum", "json"]
+}
+
+/// A column's default value.
+public enum DefaultValue: Hashable, Sendable {
+    /// An integer literal (also used for `int` columns).
+    case integer(Int)
+    /// A floating-point literal.
+    case real(Double)
+    /// A string literal (text, enum, uuid, date in the text format).
+    case text(String)
+    /// A boolean literal.
+    case bool(Bool)
+    /// `now`, for dates: the current time when the row is inserted.
+    case now
+    /// `{ sql: "expression" }`: an SQL expression.
+    case sql(String)
+    /// A list or map literal for `json` columns, rendered as compact JSON text.
+    case json(String)
+}
+
+/// A foreign key from one column to a column of another (or the same) table.
+public struct ForeignKey: Hashable, Sendable {
+    /// What SQLite does to the child row when the parent changes.
+    public enum Action: String, Hashable, Sendable, CaseIterable {
+        case cascade
+        case setNull
+        case setDefault
+        case restrict
+        case noAction
+
+        /// The SQL spelling (`ON DELETE CASCADE` …).
+        public var sql: String {
+            switch self {
+            case .cascade: "CASCADE"
+            case .setNull: "SET NULL"
+            case .setDefault: "SET DEFAULT"
+            case .restrict: "RESTRICT"
+            case .noAction: "NO ACTION"
+            }
+        }
+    }
+
+    /// The referenced table's record name.
+    public var table: String
+    /// The referenced column's Swift name.
+    public var column: String
+    /// `onDelete`.
+    public var onDelete: Action?
+    /// `onUpdate`.
+    public var onUpdate: Action?
+
+    /// Creates a foreign key.
+    public init(table: String, column: String, onDelete: Action? = nil, onUpdate: Action? = nil) {
+        self.table = table
+        self.column = column
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+    }
+}
+
+/// An index of a table.
+public struct Index: Hashable, Sendable {
+    /// The SQL name: given, or `<table>_<col1>_<col2>…` (`_unique` is not appended).
+    public var name: String
+    /// Column names (Swift names), in index order.
+    public var columns: [String]
+    /// `unique: true`.
+    public var isUnique: Bool
+    /// A partial index's `WHERE` condition.
+    public var whereClause: String?
+    /// Where the index is declared.
+    public var location: SourceLocation?
+
+    /// Creates an index.
+    public init(name: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, location: SourceLocation? = nil) {
+        self.name = name
+        self.columns = columns
+        self.isUnique = isUnique
+        self.whereClause = whereClause
+        self.location = location
+    }
+}
+
+/// A named query: one typed DAO method.
+public struct Query: Hashable, Sendable {
+    /// What the generated method returns.
+    public enum Returns: String, Hashable, Sendable, CaseIterable {
+        /// `[Record]`.
+        case many
+        /// `Record?`.
+        case one
+        /// `Int`.
+        case count
+        /// `Bool`.
+        case exists
+    }
+
+    /// `limit:`: a number or a `:name` parameter.
+    public enum Limit: Hashable, Sendable {
+        case fixed(Int)
+        case parameter(String)
+    }
+
+    /// One `:name` parameter of the query, in order of first appearance.
+    public struct Parameter: Hashable, Sendable {
+        /// The name after the colon; also the Swift argument label.
+        public var name: String
+        /// The Swift/SQL type, inferred from the compared column or given in `params:`.
+        public var type: ColumnType
+        /// Whether `nil` may be passed.
+        public var isOptional: Bool
+
+        /// Creates a parameter.
+        public init(name: String, type: ColumnType, isOptional: Bool = false) {
+            self.name = name
+            self.type = type
+            self.isOptional = isOptional
+        }
+    }
+
+    /// The method name (the key under `queries:`).
+    public var name: String
+    /// The SQL condition, with `:name` parameters.
+    public var whereClause: String?
+    /// The SQL ordering.
+    public var orderBy: String?
+    /// The row limit.
+    public var limit: Limit?
+    /// What the method returns.
+    public var returns: Returns
+    /// The parameters, in order of first appearance in `where`, then `limit`.
+    public var parameters: [Parameter]
+    /// Where the query is declared.
+    public var location: SourceLocation?
+
+    /// Creates a query.
+    public init(
+        name: String, whereClause: String? = nil, orderBy: String? = nil, limit: Limit? = nil,
+        returns: Returns = .many, parameters: [Parameter] = [], location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.whereClause = whereClause
+        self.orderBy = orderBy
+        self.limit = limit
+        self.returns = returns
+        self.parameters = parameters
+        self.location = location
+    }
+}
