@@ -1,0 +1,311 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQLite statement: the fast path generated code calls.
+///
+/// Bind parameters by 1-based index with the typed `bind` overloads, step, and read columns by
+/// 0-based index with the typed readers. Each call maps to one `sqlite3_bind_*` /
+/// `sqlite3_column_*` call. See <https://www.sqlite.org/c3ref/stmt.html>.
+///
+/// ```swift
+/// let statement = try conn.cachedStatement(sql: "SELECT name FROM author WHERE id = ?")
+/// try statement.bind(42, at: 1)
+/// while try statement.step() {
+///     print(statement.string(at: 0))
+/// }
+/// ```
+///
+/// A statement belongs to its ``Connection`` and is not `Sendable`: use it only inside the
+/// `read`/`write` closure that gave you the connection.
+public final class Statement {
+    /// The `sqlite3_stmt` handle.
+    @usableFromInline let handle: OpaquePointer
+    /// The SQL text of the statement.
+    public let sql: String
+
+    init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// The number of `?` / `:name` parameters.
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// The number of result columns.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index`.
+    public func columnName(at index: Int32) -> String {
+        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// True when the statement does not change the database (a `SELECT`, say).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// Makes the statement ready to run again; bindings stay until rebound.
+    @inlinable
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Sets every parameter to NULL.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Stepping
+
+    /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
+    @inlinable
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw failure(code)
+    }
+
+    /// Runs a statement that returns no rows (or whose rows are ignored) to completion.
+    @inlinable
+    public func run() throws {
+        while try step() {}
+    }
+
+    /// The error SQLite reports for `code`.
+    @usableFromInline
+    func failure(_ code: Int32) -> StrataError {
+        let error = StrataError(sqliteCode: code, db: sqlite3_db_handle(handle), sql: sql)
+        sqlite3_reset(handle)
+        return error
+    }
+
+    @inlinable
+    func check(_ code: Int32) throws {
+        if code != SQLITE_OK { throw failure(code) }
+    }
+
+    // MARK: - Binding (1-based)
+
+    /// Binds NULL.
+    @inlinable
+    public func bindNull(at index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds a 64-bit integer.
+    @inlinable
+    public func bind(_ value: Int, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+    }
+
+    /// Binds a 64-bit integer.
+    @inlinable
+    public func bind(_ value: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binds a double.
+    @inlinable
+    public func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds a boolean as 0 or 1.
+    @inlinable
+    public func bind(_ value: Bool, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value ? 1 : 0))
+    }
+
+    /// Binds text by its UTF-8 bytes (any Unicode, embedded NUL included).
+    @inlinable
+    public func bind(_ value: String, at index: Int32) throws {
+        var value = value
+        let code = value.withUTF8 { bytes -> Int32 in
+            // An empty buffer may have no base address, and a nil pointer would bind NULL.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return strata_bind_text(handle, index, "", 0) }
+            guard bytes.count <= Int32.max else { return SQLITE_TOOBIG }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                strata_bind_text(handle, index, $0, Int32(bytes.count))
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds a blob (an empty `Data` is an empty blob, not NULL).
+    @inlinable
+    public func bind(_ value: Data, at index: Int32) throws {
+        if value.isEmpty {
+            try check(sqlite3_bind_zeroblob(handle, index, 0))
+            return
+        }
+        let code = value.withUnsafeBytes { raw -> Int32 in
+            guard raw.count <= Int32.max else { return SQLITE_TOOBIG }
+            return strata_bind_blob(handle, index, raw.baseAddress, Int32(raw.count))
+        }
+        try check(code)
+    }
+
+    /// Binds a date as `YYYY-MM-DD HH:MM:SS.SSS` text in UTC.
+    @inlinable
+    public func bind(_ value: Date, at index: Int32) throws {
+        let code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DateFormat.byteCount) { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return SQLITE_NOMEM }
+            let count = DateFormat.write(value, into: base)
+            return base.withMemoryRebound(to: CChar.self, capacity: count) {
+                strata_bind_text(handle, index, $0, Int32(count))
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds a UUID as canonical upper-case text.
+    @inlinable
+    public func bind(_ value: UUID, at index: Int32) throws {
+        let code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UUIDFormat.byteCount) { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return SQLITE_NOMEM }
+            UUIDFormat.write(value, into: base)
+            return base.withMemoryRebound(to: CChar.self, capacity: UUIDFormat.byteCount) {
+                strata_bind_text(handle, index, $0, Int32(UUIDFormat.byteCount))
+            }
+        }
+        try check(code)
+    }
+
+    /// Binds any convertible value, or NULL for nil.
+    @inlinable
+    public func bind(_ value: (any DatabaseValueConvertible)?, at index: Int32) throws {
+        if let value {
+            try value.bind(to: self, at: index)
+        } else {
+            try bindNull(at: index)
+        }
+    }
+
+    /// Binds an optional value of a convertible type, or NULL.
+    @inlinable
+    public func bind<Value: DatabaseValueConvertible>(_ value: Value?, at index: Int32) throws {
+        if let value {
+            try value.bind(to: self, at: index)
+        } else {
+            try bindNull(at: index)
+        }
+    }
+
+    // MARK: - Reading (0-based)
+
+    /// True when column `index` of the current row is NULL.
+    @inlinable
+    public func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// Column `index` as a 64-bit integer (NULL reads as 0).
+    @inlinable
+    public func int(at index: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, index))
+    }
+
+    /// Column `index` as a double (NULL reads as 0).
+    @inlinable
+    public func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// Column `index` as a boolean: any non-zero integer is true.
+    @inlinable
+    public func bool(at index: Int32) -> Bool {
+        sqlite3_column_int64(handle, index) != 0
+    }
+
+    /// Column `index` as text, decoded from its UTF-8 bytes (NULL reads as "").
+    @inlinable
+    public func string(at index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes (NULL reads as empty).
+    @inlinable
+    public func data(at index: Int32) -> Data {
+        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
+    /// Column `index` as a date; throws when the text is not a date.
+    @inlinable
+    public func date(at index: Int32) throws -> Date {
+        if let bytes = sqlite3_column_text(handle, index) {
+            let count = Int(sqlite3_column_bytes(handle, index))
+            if let date = DateFormat.date(fromUTF8: UnsafeBufferPointer(start: bytes, count: count)) {
+                return date
+            }
+        }
+        throw StrataError.decoding("column \(columnName(at: index)) holds \(describeColumn(index)), not a date", sql: sql)
+    }
+
+    /// Column `index` as a UUID; throws when the value is not a UUID.
+    @inlinable
+    public func uuid(at index: Int32) throws -> UUID {
+        if sqlite3_column_type(handle, index) == SQLITE_BLOB, sqlite3_column_bytes(handle, index) == 16,
+            let blob = sqlite3_column_blob(handle, index)
+        {
+            let bytes = UnsafeBufferPointer(start: blob.assumingMemoryBound(to: UInt8.self), count: 16)
+            if let uuid = UUIDFormat.uuid(fromUTF8: bytes) { return uuid }
+        } else if let text = sqlite3_column_text(handle, index) {
+            let count = Int(sqlite3_column_bytes(handle, index))
+            if let uuid = UUIDFormat.uuid(fromUTF8: UnsafeBufferPointer(start: text, count: count)) {
+                return uuid
+            }
+        }
+        throw StrataError.decoding("column \(columnName(at: index)) holds \(describeColumn(index)), not a UUID", sql: sql)
+    }
+
+    /// Column `index` as whatever SQLite stored.
+    public func databaseValue(at index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: .text(string(at: index))
+        case SQLITE_BLOB: .blob(data(at: index))
+        default: .null
+        }
+    }
+
+    /// A short description of the stored value, for error messages.
+    @usableFromInline
+    func describeColumn(_ index: Int32) -> String {
+        databaseValue(at: index).description
+    }
+
+    // MARK: - Arguments
+
+    /// Binds `arguments` (positional or named) to this statement's parameters, all of them.
+    public func bind(_ arguments: StatementArguments) throws {
+        let count = sqlite3_bind_parameter_count(handle)
+        switch arguments.storage {
+        case .positional(let values):
+            guard values.count == Int(count) else {
+                throw StrataError.misuse("the statement has \(count) parameters but \(values.count) arguments were given", sql: sql)
+            }
+            for (offset, value) in values.enumerated() {
+                try bind(value, at: Int32(offset + 1))
+            }
+        case .named(let values):
+            guard count > 0 else { return }
+            for index in 1...count {
+                guard let raw = sqlite3_bind_parameter_name(handle, index) else {
+                    throw StrataError.misuse("parameter \(index) is positional but named arguments were given", sql: sql)
+                }
+                let name = String(String(cString: raw).dropFirst())
+                guard let entry = values.first(where: { $0.key == name }) else {
+                    throw StrataError.misuse("no argument for parameter :\(name)", sql: sql)
+                }
+                try bind(entry.value, at: index)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The values bound to a statement's `?` or `:name` parameters: always bound, never spliced
+/// into the SQL text.
+///
+/// ```swift
+/// try conn.execute(sql: "INSERT INTO t(a, b) VALUES (?, ?)", arguments: [1, "two"])
+/// try conn.fetch(sql: "SELECT * FROM t WHERE a = :a", arguments: ["a": 1])
+/// ```
+public struct StatementArguments: Sendable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    enum Storage: Sendable {
+        case positional([(any DatabaseValueConvertible)?])
+        case named([(key: String, value: (any DatabaseValueConvertible)?)])
+    }
+
+    var storage: Storage
+
+    /// Positional arguments, for `?` parameters in order.
+    public init(_ values: [(any DatabaseValueConvertible)?]) {
+        storage = .positional(values)
+    }
+
+    /// Named arguments, for `:name` (or `@name`, `$name`) parameters.
+    public init(named values: [String: (any DatabaseValueConvertible)?]) {
+        storage = .named(values.map { (key: $0.key, value: $0.value) })
+    }
+
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        storage = .positional(elements)
+    }
+
+    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        storage = .named(elements.map { (key: $0.0, value: $0.1) })
+    }
+
+    /// True when there are no arguments.
+    public var isEmpty: Bool {
+        switch storage {
+        case .positional(let values): values.isEmpty
+        case .named(let values): values.isEmpty
+        }
+    }
+}

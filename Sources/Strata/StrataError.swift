@@ -1,0 +1,133 @@
+import CSQLite
+
+/// The one error type of the Strata runtime.
+///
+/// SQLite failures carry the primary and extended result codes, SQLite's message, the SQL that
+/// failed and, for constraint violations, which kind of constraint it was. Failures found by
+/// Strata itself (a value that does not decode, a refused migration, misuse of the API) carry a
+/// ``Kind`` that says so.
+///
+/// ```swift
+/// do {
+///     try db.write { conn in try conn.execute(sql: "INSERT INTO t(id) VALUES (1)") }
+/// } catch let error as StrataError where error.constraint == .unique {
+///     // the row exists already
+/// }
+/// ```
+///
+/// See <https://www.sqlite.org/rescode.html> for the result codes.
+public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, at the coarsest level.
+    public enum Kind: String, Sendable, Hashable {
+        /// SQLite returned an error; ``StrataError/resultCode`` says which.
+        case sqlite
+        /// A stored value could not be decoded into the requested Swift type (or was NULL for a
+        /// non-optional one).
+        case decoding
+        /// The migrator refused to run: checksum drift, a database newer than the code, a gap.
+        case migrationRefused
+        /// A migration's SQL failed; the database is as it was before that migration.
+        case migrationFailed
+        /// The API was used in a way it does not support (a nested `write`, a write on a
+        /// read-only database, a wrong number of arguments).
+        case misuse
+    }
+
+    /// The kind of constraint whose violation made a statement fail.
+    public enum ConstraintKind: String, Sendable, Hashable {
+        case unique
+        case primaryKey
+        case foreignKey
+        case check
+        case notNull
+        /// Another constraint (a trigger's `RAISE`, a datatype mismatch in a STRICT table …).
+        case other
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// SQLite's primary result code (`SQLITE_CONSTRAINT` = 19 …), or `SQLITE_ERROR` (1) when
+    /// the error did not come from SQLite.
+    public var resultCode: Int32
+    /// SQLite's extended result code (`SQLITE_CONSTRAINT_UNIQUE` = 2067 …).
+    public var extendedResultCode: Int32
+    /// A human-readable explanation.
+    public var message: String
+    /// The SQL that failed, if any.
+    public var sql: String?
+    /// The constraint that failed, for `SQLITE_CONSTRAINT` errors.
+    public var constraint: ConstraintKind?
+
+    /// Creates an error. Generated code and the runtime use the static factories instead.
+    public init(
+        kind: Kind, resultCode: Int32 = 1, extendedResultCode: Int32? = nil, message: String,
+        sql: String? = nil, constraint: ConstraintKind? = nil
+    ) {
+        self.kind = kind
+        self.resultCode = resultCode
+        self.extendedResultCode = extendedResultCode ?? resultCode
+        self.message = message
+        self.sql = sql
+        self.constraint = constraint
+    }
+
+    /// The error SQLite reports for `code` on `db`, with its message and extended code.
+    public init(sqliteCode code: Int32, db: OpaquePointer?, sql: String? = nil) {
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+        let text: String
+        if let db, let raw = sqlite3_errmsg(db) {
+            text = String(cString: raw)
+        } else {
+            text = String(cString: sqlite3_errstr(code))
+        }
+        self.init(
+            kind: .sqlite, resultCode: code & 0xFF, extendedResultCode: extended, message: text, sql: sql,
+            constraint: Self.constraintKind(extendedCode: extended)
+        )
+    }
+
+    /// A stored value that could not be decoded.
+    public static func decoding(_ message: String, sql: String? = nil) -> StrataError {
+        StrataError(kind: .decoding, resultCode: 20 /* SQLITE_MISMATCH */, message: message, sql: sql)
+    }
+
+    /// A NULL read from a column that the record declares non-optional.
+    public static func unexpectedNull(table: String, column: String) -> StrataError {
+        .decoding("\(table).\(column) is NULL but the record declares it non-optional")
+    }
+
+    /// An API misuse.
+    public static func misuse(_ message: String, sql: String? = nil) -> StrataError {
+        StrataError(kind: .misuse, resultCode: 21 /* SQLITE_MISUSE */, message: message, sql: sql)
+    }
+
+    static func constraintKind(extendedCode: Int32) -> ConstraintKind? {
+        guard extendedCode & 0xFF == SQLITE_CONSTRAINT else { return nil }
+        switch extendedCode {
+        case 2067: return .unique  // SQLITE_CONSTRAINT_UNIQUE
+        case 1555: return .primaryKey  // SQLITE_CONSTRAINT_PRIMARYKEY
+        case 787: return .foreignKey  // SQLITE_CONSTRAINT_FOREIGNKEY
+        case 275: return .check  // SQLITE_CONSTRAINT_CHECK
+        case 1299: return .notNull  // SQLITE_CONSTRAINT_NOTNULL
+        default: return .other
+        }
+    }
+
+    public var description: String {
+        var text: String
+        switch kind {
+        case .sqlite:
+            text = "SQLite error \(extendedResultCode): \(message)"
+        case .decoding:
+            text = "decoding error: \(message)"
+        case .migrationRefused:
+            text = "migration refused: \(message)"
+        case .migrationFailed:
+            text = "migration failed: \(message)"
+        case .misuse:
+            text = "misuse: \(message)"
+        }
+        if let sql { text += " — while executing `\(sql)`" }
+        return text
+    }
+}
