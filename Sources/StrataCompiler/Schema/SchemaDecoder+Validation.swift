@@ -10,8 +10,8 @@ extension SchemaDecoder {
         checkNames(schema)
         resolveForeignKeys(&schema)
         checkIndexNames(schema)
-        inferParameters(&schema)
-        checkWithSQLite(schema)
+        let rejected = checkWithSQLite(schema)
+        inferParameters(&schema, rejectedBySQLite: rejected)
     }
 
     // MARK: - Names
@@ -130,7 +130,8 @@ extension SchemaDecoder {
 
     // MARK: - Query parameters
 
-    mutating func inferParameters(_ schema: inout Schema) {
+    /// Infers parameter types; a query SQLite rejected gets no "cannot infer" follow-on errors.
+    mutating func inferParameters(_ schema: inout Schema, rejectedBySQLite: Set<[Int]>) {
         for tableIndex in schema.tables.indices {
             let table = schema.tables[tableIndex]
             for queryIndex in table.queries.indices {
@@ -159,6 +160,7 @@ extension SchemaDecoder {
                         continue
                     }
                     guard let inferences = found.inferred[name], let first = inferences.first else {
+                        if rejectedBySQLite.contains([tableIndex, queryIndex]) { continue }
                         tableError(tableIndex, whereLocation, "cannot infer the type of parameter ':\(name)'",
                                    hint: "compare it with a column, or declare it: params: { \(name): text }")
                         continue
@@ -183,8 +185,10 @@ extension SchemaDecoder {
 
     /// Creates the tables and indexes in an in-memory SQLite and prepares every query;
     /// tables that already have problems are skipped to avoid follow-on errors.
-    mutating func checkWithSQLite(_ schema: Schema) {
-        guard let sqlite = SQLiteChecker() else { return }
+    /// Returns the `[table, query]` positions of the queries SQLite rejected.
+    mutating func checkWithSQLite(_ schema: Schema) -> Set<[Int]> {
+        var rejected = Set<[Int]>()
+        guard let sqlite = SQLiteChecker() else { return rejected }
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             let sql = SQLRenderer.createTableSQL(table, in: schema)
             if let message = sqlite.execute(sql) {
@@ -202,12 +206,16 @@ extension SchemaDecoder {
         }
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             for (position, query) in table.queries.enumerated() {
-                checkQuery(query, source: sources[tableIndex].queries[position], table: table, tableIndex: tableIndex, sqlite: sqlite)
+                let ok = checkQuery(query, source: sources[tableIndex].queries[position], table: table,
+                                    tableIndex: tableIndex, sqlite: sqlite)
+                if !ok { rejected.insert([tableIndex, position]) }
             }
         }
+        return rejected
     }
 
-    mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) {
+    /// Prepares the query's `SELECT`; false when SQLite rejects it.
+    mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> Bool {
         // Where first, then with the ordering, so the message points at the part SQLite rejects.
         var partial = query
         partial.orderBy = nil
@@ -219,15 +227,16 @@ extension SchemaDecoder {
             case .failure(let message):
                 tableError(tableIndex, node?.location ?? source.keyLocation,
                            "SQLite rejects query '\(query.name)': \(message.text)")
-                return
+                return false
             case .success(let prepared):
                 if prepared.hasTrailingText {
                     tableError(tableIndex, node?.location ?? source.keyLocation,
                                "query '\(query.name)' must be a single SQL expression")
-                    return
+                    return false
                 }
             }
         }
+        return true
     }
 
     /// Where a table's DDL goes wrong: a `check` or `{ sql: }` default if one alone fails, else the table.

@@ -56,6 +56,8 @@ struct SchemaDecoder {
     let file: String
     var diagnostics: [Diagnostic] = []
     var sources: [TableSource] = []
+    /// Keys suggested by the last `mapping` call: a misspelt `colums` explains a missing `columns`.
+    var suggestedKeys: Set<String> = []
 
     init(file: String) {
         self.file = file
@@ -74,11 +76,13 @@ struct SchemaDecoder {
             return nil
         }
         var values: [String: YAMLNode] = [:]
+        suggestedKeys = []
         for pair in pairs {
             let key = pair.key.scalarText ?? ""
             if allowed.contains(key) {
                 values[key] = pair.value
             } else {
+                if let suggestion = Suggestion.closest(to: key, in: allowed) { suggestedKeys.insert(suggestion) }
                 let hint = Suggestion.hint(for: key, in: allowed)
                     ?? "expected one of: \(allowed.joined(separator: ", "))"
                 error(pair.key.location, "unknown key '\(key)' in \(context)", hint: hint)
@@ -149,7 +153,7 @@ struct SchemaDecoder {
 
     mutating func decode(_ root: YAMLNode?, path: String) -> Schema {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        let stem = Self.fileStem(path)
+        let stem = Self.databaseName(fromFileStem: Self.fileStem(path))
         var schema = Schema(name: stem, sourcePath: path)
         guard let root, !root.isNull else {
             error(start, "the schema file is empty", hint: "declare the tables under 'tables:'")
@@ -196,6 +200,23 @@ struct SchemaDecoder {
         return schema
     }
 
+    /// `my-library` → `MyLibrary`: the default namespace for a file name.
+    static func databaseName(fromFileStem stem: String) -> String {
+        if Identifier.isValidTypeName(stem) { return stem }
+        var parts: [String] = []
+        var current = ""
+        for scalar in stem.unicodeScalars {
+            if scalar == "_" || scalar.properties.isXIDContinue {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                parts.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
     /// `Library.schema.yml` → `Library`.
     static func fileStem(_ path: String) -> String {
         var name = String(path.split(separator: "/").last ?? Substring(path))
@@ -217,7 +238,9 @@ struct SchemaDecoder {
                   hint: "use an UpperCamelCase name; set 'table:' for the SQL name")
         }
         let context = "table '\(recordName)'"
+        let before = diagnostics.count
         guard let fields = mapping(value, allowed: Self.tableKeys, in: context) else { return (table, source) }
+        let misspeltColumns = suggestedKeys.contains("columns")
         if let sqlName = string(fields["table"], "'table'") { table.sqlName = sqlName }
         table.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         table.renamedFrom = string(fields["renamedFrom"], "'renamedFrom'")
@@ -235,11 +258,11 @@ struct SchemaDecoder {
             } else {
                 error(columnsNode.location, "'columns' must be a mapping of names to types, found \(columnsNode.kindDescription)")
             }
-        } else {
+        } else if !misspeltColumns {
             error(key.location, "\(context) has no 'columns:'")
         }
 
-        resolvePrimaryKey(&table, &source)
+        resolvePrimaryKey(&table, &source, columnsHadErrors: diagnostics.count > before)
 
         if let indexesNode = fields["indexes"], !indexesNode.isNull {
             if let items = indexesNode.items {
@@ -290,7 +313,7 @@ struct SchemaDecoder {
             ?? table.columns.first { $0.sqlName.lowercased() == name.lowercased() }
     }
 
-    mutating func resolvePrimaryKey(_ table: inout Table, _ source: inout TableSource) {
+    mutating func resolvePrimaryKey(_ table: inout Table, _ source: inout TableSource, columnsHadErrors: Bool) {
         let marked = table.columns.indices.filter { table.columns[$0].primaryKey != nil }
         if let node = source.primaryKey {
             let items: [YAMLNode]
@@ -324,7 +347,7 @@ struct SchemaDecoder {
             table.primaryKey = marked.map { table.columns[$0].name }
         } else if let first = marked.first {
             table.primaryKey = [table.columns[first].name]
-        } else if !table.columns.isEmpty {
+        } else if !table.columns.isEmpty && !columnsHadErrors {
             error(source.keyLocation, "table '\(table.recordName)' has no primary key",
                   hint: "mark a column 'primaryKey: true' or add 'primaryKey: [columns]' to the table")
         }
@@ -458,7 +481,8 @@ struct SchemaDecoder {
             error(node.location, "'swiftType' applies only to json and enum columns")
         }
 
-        if let node = fields["default"], let keyword {
+        let typeIsComplete = keyword != "json" || fields["swiftType"] != nil
+        if let node = fields["default"], let keyword, typeIsComplete {
             column.defaultValue = decodeDefault(node, type: column.type, keyword: keyword, context: context)
         }
 
@@ -590,6 +614,7 @@ struct SchemaDecoder {
             guard let column = Self.column(name, in: table) else {
                 error(item.location, "index names unknown column '\(name)'",
                       hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
+                sqlNames.append(name)
                 continue
             }
             names.append(column.name)
