@@ -189,10 +189,13 @@ private struct TreeBuilder {
             where_ = Self.location(ofOffset: Int(parser.problem_offset), in: bytes, file: file)
         }
         var message = "invalid YAML: \(problem)"
+        var hint: String?
         if let context = parser.context.map({ String(cString: $0) }) {
             message += " \(context)"
+            let start = location(parser.context_mark)
+            if start != where_ { hint = "it starts at line \(start.line), column \(start.column)" }
         }
-        fail(Diagnostic(at: where_, message))
+        fail(Diagnostic(at: where_, message, hint: hint))
     }
 
     static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
