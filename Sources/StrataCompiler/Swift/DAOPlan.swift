@@ -34,7 +34,7 @@ public struct DAOPlan {
         self.schema = schema
     }
 
-    static func quoted(_ name: String) -> String { SwiftRenderer.quoted(name) }
+    static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
 
     /// The quoted table name.
     public var tableName: String { Self.quoted(table.sqlName) }
@@ -85,24 +85,9 @@ public struct DAOPlan {
     /// Selects the row with a key.
     public var findSQL: String { selectSQL + " WHERE \(keyCondition(keyColumns))" }
 
-    /// The SQL of a named query.
+    /// The SQL of a named query (the same text the front end checked against SQLite).
     public func querySQL(_ query: Query) -> QuerySQL {
-        var sql: String
-        switch query.returns {
-        case .many, .one: sql = selectSQL
-        case .count: sql = "SELECT count(*) FROM \(tableName)"
-        case .exists: sql = "SELECT EXISTS (SELECT 1 FROM \(tableName)"
-        }
-        if let condition = query.whereClause { sql += " WHERE \(condition)" }
-        if query.returns == .many || query.returns == .one {
-            if let order = query.orderBy { sql += " ORDER BY \(order)" }
-            switch query.limit {
-            case .fixed(let count): sql += " LIMIT \(query.returns == .one ? 1 : count)"
-            case .parameter(let name): sql += query.returns == .one ? " LIMIT 1" : " LIMIT :\(name)"
-            case nil: if query.returns == .one { sql += " LIMIT 1" }
-            }
-        }
-        if query.returns == .exists { sql += ")" }
+        let sql = SQLRenderer.selectSQL(query, on: table)
         return QuerySQL(sql: sql, parameterNames: SQLParameters.names(in: sql))
     }
 

@@ -97,11 +97,12 @@ enum SwiftNames {
         return "\(pounds)\"\(text)\"\(pounds)"
     }
 
-    /// A multi-line raw string literal whose value is exactly `text` (line endings as `\n`),
-    /// with its lines at column 0 so no indentation is stripped.
-    static func multilineLiteral(_ text: String) -> String {
+    /// A multi-line raw string literal whose value is exactly `text` (line endings as `\n`).
+    /// Every line, the delimiters included, starts with `indent`, which Swift strips again.
+    static func multilineLiteral(_ text: String, indent: String) -> String {
         var pounds = "#"
         while text.contains("\"\"\"" + pounds) || text.contains("\\" + pounds) { pounds += "#" }
-        return "\(pounds)\"\"\"\n\(text)\n\"\"\"\(pounds)"
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
+        return "\(pounds)\"\"\"\n" + lines.joined(separator: "\n") + "\n" + indent + "\"\"\"\(pounds)"
     }
 }

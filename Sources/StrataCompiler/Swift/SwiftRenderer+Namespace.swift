@@ -10,7 +10,7 @@ extension SwiftRenderer {
             out.line("/// The `CREATE TABLE` statements, in declaration order.")
             out.line("public static let tables: [String] = [")
             for sql in input.createTableSQL {
-                out.raw(SwiftNames.multilineLiteral(sql) + ",\n")
+                out.multiline("    ", sql, ",")
             }
             out.line("]")
             out.line()
@@ -26,7 +26,7 @@ extension SwiftRenderer {
             for migration in input.migrations {
                 out.line("    Migration(")
                 out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
-                out.raw("        sql: " + SwiftNames.multilineLiteral(migration.sql.replacingOccurrences(of: "\r\n", with: "\n")) + ",\n")
+                out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
                 out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
             }
             out.line("]")

@@ -61,10 +61,7 @@ public struct SwiftRenderer {
         "- Remark: Generated from \(input.sourceFileName), \(what)."
     }
 
-    /// A quoted SQL identifier: `"name"` with inner quotes doubled.
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
 }
 
 // MARK: - Types

@@ -12,9 +12,13 @@ struct SwiftWriter {
         }
     }
 
-    /// Writes text verbatim, with no indentation (multi-line string literals).
-    mutating func raw(_ content: String) {
-        text += content
+    /// The indentation of the current level.
+    var indentation: String { String(repeating: "    ", count: depth) }
+
+    /// Writes `prefix`, a multi-line string literal of `value` indented like the current
+    /// level, then `suffix`.
+    mutating func multiline(_ prefix: String, _ value: String, _ suffix: String) {
+        text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indentation + "    ") + suffix + "\n"
     }
 
     /// Writes `header {`, the body one level deeper, then `}`.
