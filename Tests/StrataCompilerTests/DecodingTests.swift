@@ -85,3 +85,10 @@ import Testing
         #expect(!Identifier.isValidTypeName("protocol") && Identifier.isValidTypeName("Order"))
     }
 }
+
+@Test func editDistance() {
+    #expect(Suggestion.editDistance("emial", "email") == 1)
+    #expect(Suggestion.editDistance("kitten", "sitting") == 3)
+    #expect(Suggestion.editDistance("", "abc") == 3)
+    #expect(Suggestion.closest(to: "emial", in: ["id", "email"]) == "email")
+}
