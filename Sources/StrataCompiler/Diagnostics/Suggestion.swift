@@ -10,7 +10,7 @@ enum Suggestion {
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let limit = max(1, min(3, max(word.count, best.candidate.count) / 3))
+        let limit = max(1, min(3, max(word.count, best.candidate.count) / 2 - 1))
         return best.distance <= limit ? best.candidate : nil
     }
 
@@ -19,12 +19,14 @@ enum Suggestion {
         closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
     }
 
-    /// The Levenshtein distance between two strings, by characters.
+    /// The edit distance between two strings by characters, where swapping two neighbours
+    /// counts as one edit (optimal string alignment).
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -32,8 +34,11 @@ enum Suggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

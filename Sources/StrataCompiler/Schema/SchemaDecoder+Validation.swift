@@ -222,11 +222,12 @@ extension SchemaDecoder {
         partial.limit = nil
         partial.returns = .many
         let stages: [(Query, YAMLNode?)] = [(partial, source.whereClause), (query, source.orderBy ?? source.whereClause)]
-        for (candidate, node) in stages {
+        for (stage, (candidate, node)) in stages.enumerated() {
             switch sqlite.prepare(SQLRenderer.selectSQL(candidate, on: table)) {
             case .failure(let message):
                 tableError(tableIndex, node?.location ?? source.keyLocation,
-                           "SQLite rejects query '\(query.name)': \(message.text)")
+                           "SQLite rejects query '\(query.name)': \(message.text)",
+                           hint: Self.hint(forSQLiteMessage: message.text, table: table))
                 return false
             case .success(let prepared):
                 if prepared.hasTrailingText {
@@ -234,9 +235,29 @@ extension SchemaDecoder {
                                "query '\(query.name)' must be a single SQL expression")
                     return false
                 }
+                if stage == 1 {
+                    // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
+                    var known = Set(QueryParameters.infer(query.whereClause ?? "", table: table).names.map { ":" + $0 })
+                    if case .parameter(let name)? = query.limit { known.insert(":" + name) }
+                    for name in prepared.parameterNames where !known.contains(name) && name.hasPrefix(":") {
+                        tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                                   "parameter '\(name)' is only allowed in 'where' and 'limit'")
+                    }
+                }
             }
         }
         return true
+    }
+
+    /// For "no such column: x": the SQL name when `x` is a Swift name, else a close SQL name.
+    static func hint(forSQLiteMessage message: String, table: Table) -> String? {
+        let prefix = "no such column: "
+        guard message.hasPrefix(prefix) else { return nil }
+        let name = String(message.dropFirst(prefix.count))
+        if let column = table.columns.first(where: { $0.name == name && $0.sqlName != name }) {
+            return "queries use SQL column names: write \(SQLRenderer.quoteIdentifier(column.sqlName))"
+        }
+        return Suggestion.hint(for: name, in: table.columns.map(\.sqlName))
     }
 
     /// Where a table's DDL goes wrong: a `check` or `{ sql: }` default if one alone fails, else the table.

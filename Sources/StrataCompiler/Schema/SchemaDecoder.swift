@@ -294,6 +294,17 @@ struct SchemaDecoder {
     }
 
     mutating func checkDuplicateColumns(_ table: Table, _ source: TableSource) {
+        var enumTypes: [String: String] = [:]
+        for (column, columnSource) in zip(table.columns, source.columns) {
+            guard case .enumeration(let swiftType, _) = column.type else { continue }
+            if let first = enumTypes[swiftType] {
+                error(columnSource.keyLocation,
+                      "enum column '\(column.name)' generates the type '\(swiftType)' that column '\(first)' already generates",
+                      hint: "set a different 'swiftType'")
+            } else {
+                enumTypes[swiftType] = column.name
+            }
+        }
         var seen: [String: String] = [:]
         for (column, columnSource) in zip(table.columns, source.columns) {
             let key = column.sqlName.lowercased()
