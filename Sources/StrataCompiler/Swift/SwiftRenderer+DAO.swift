@@ -44,13 +44,14 @@ extension SwiftRenderer {
                         out.line("try statement.run()")
                         out.line("var stored = record")
                         out.line("stored.\(auto.swiftName) = conn.lastInsertedRowID")
+                        roundDates(table, &out)
                         out.line("return stored")
                     }
                 }
                 out.line("let statement = try conn.cachedStatement(sql: Self.insertSQL)")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
-                out.line("return record")
+                returnStored(table, &out)
             }
             out.line()
             out.line("/// Inserts `records` in order and returns them as stored.")
@@ -71,7 +72,7 @@ extension SwiftRenderer {
                 out.line("let statement = try conn.cachedStatement(sql: Self.upsertSQL)")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
-                out.line("return record")
+                returnStored(table, &out)
             }
 
             // Update.
@@ -141,6 +142,25 @@ extension SwiftRenderer {
                 out.line()
                 out.line("\(constant.isPublic ? "public " : "")static let \(constant.name) = \(SwiftNames.stringLiteral(constant.sql))")
             }
+        }
+    }
+
+    /// `return record`, with its dates at the millisecond they are stored with.
+    func returnStored(_ table: Table, _ out: inout SwiftWriter) {
+        guard table.columns.contains(where: { $0.type == .date }) else {
+            out.line("return record")
+            return
+        }
+        out.line("var stored = record")
+        roundDates(table, &out)
+        out.line("return stored")
+    }
+
+    /// `stored.<date> = DateFormat.rounded(...)` for each date column.
+    func roundDates(_ table: Table, _ out: inout SwiftWriter) {
+        for column in table.columns where column.type == .date {
+            let member = "stored.\(column.swiftName)"
+            out.line(column.isOptional ? "\(member) = \(member).map(DateFormat.rounded)" : "\(member) = DateFormat.rounded(\(member))")
         }
     }
 
@@ -222,7 +242,8 @@ extension SwiftRenderer {
         case .count: returnType = "Int"
         case .exists: returnType = "Bool"
         }
-        var summary = "Named query `\(query.name)`"
+        var summary = query.doc.map { $0 + "\n\n" } ?? ""
+        summary += "Named query `\(query.name)`"
         if let condition = query.whereClause { summary += ": `\(condition)`" }
         if let order = query.orderBy { summary += ", ordered by `\(order)`" }
         switch query.limit {
