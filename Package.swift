@@ -38,6 +38,12 @@ let package = Package(
             capability: .buildTool(),
             dependencies: [.target(name: "StrataCLI")]
         ),
+        .executableTarget(
+            name: "LibraryDemo",
+            dependencies: ["Strata"],
+            path: "Examples/LibraryDemo",
+            plugins: ["StrataPlugin"]
+        ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
         .testTarget(

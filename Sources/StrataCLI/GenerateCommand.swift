@@ -41,7 +41,9 @@ extension StrataCommand {
             }
             let path = outputFile ?? URL(fileURLWithPath: output ?? ".").appendingPathComponent(Generator.schemaStem(of: schema) + ".swift").path
             let wrote = try Generator.writeIfChanged(swift, to: path)
-            FileHandle.standardError.write(Data("\(wrote ? "wrote" : "unchanged") \(path)\n".utf8))
+            if outputFile == nil {  // the build plugin passes --output-file and wants a quiet build log
+                FileHandle.standardError.write(Data("\(wrote ? "wrote" : "unchanged") \(path)\n".utf8))
+            }
         }
     }
 }
