@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["StrataCLI"]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"]),
+        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -325,14 +325,18 @@ public struct Query: Hashable, Sendable {
     public var returns: Returns
     /// The parameters, in order of first appearance in `where`, then `limit`.
     public var parameters: [Parameter]
+    /// Documentation carried into the generated code (`doc:`).
+    public var doc: String?
     /// Where the query is declared.
     public var location: SourceLocation?
 
     /// Creates a query.
     public init(
         name: String, whereClause: String? = nil, orderBy: String? = nil, limit: Limit? = nil,
-        returns: Returns = .many, parameters: [Parameter] = [], location: SourceLocation? = nil
+        returns: Returns = .many, parameters: [Parameter] = [], doc: String? = nil,
+        location: SourceLocation? = nil
     ) {
+        self.doc = doc
         self.name = name
         self.whereClause = whereClause
         self.orderBy = orderBy

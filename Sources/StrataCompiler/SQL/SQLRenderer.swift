@@ -1,0 +1,139 @@
+/// Renders the DDL of a ``Schema``: `CREATE TABLE` and `CREATE INDEX` statements.
+///
+/// Identifiers are always double-quoted (with `"` doubled inside) and string literals
+/// single-quoted (with `'` doubled), so any SQL name the schema allows is safe.
+///
+/// ```swift
+/// let statements = SQLRenderer.ddl(for: schema)   // tables in order, then indexes
+/// ```
+public enum SQLRenderer {
+    /// `name` as a quoted SQL identifier: `order` → `"order"`, `a"b` → `"a""b"`.
+    public static func quoteIdentifier(_ name: String) -> String {
+        "\"" + doubling("\"", in: name) + "\""
+    }
+
+    /// `text` as an SQL string literal: `it's` → `'it''s'`.
+    public static func quoteLiteral(_ text: String) -> String {
+        "'" + doubling("'", in: text) + "'"
+    }
+
+    /// Doubles every `quote` scalar (by Unicode scalars, so a combining mark cannot hide one).
+    static func doubling(_ quote: Unicode.Scalar, in text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            result.append(scalar)
+            if scalar == quote { result.append(scalar) }
+        }
+        return String(result)
+    }
+
+    /// The SQL expression a default renders to (without the `DEFAULT` keyword).
+    public static func defaultSQL(_ value: DefaultValue) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .real(let number): number.isFinite ? "\(number)" : "NULL"
+        case .text(let text): quoteLiteral(text)
+        case .bool(let flag): flag ? "1" : "0"
+        case .now: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))"
+        case .sql(let expression): "(\(expression))"
+        case .json(let text): quoteLiteral(text)
+        }
+    }
+
+    /// The column definition inside `CREATE TABLE`.
+    public static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
+        var parts = [quoteIdentifier(column.sqlName), column.type.sqlType]
+        let singleKey = table.primaryKey.count == 1 && table.primaryKey.first == column.name
+        if singleKey {
+            parts.append(column.primaryKey == .autoincrement ? "PRIMARY KEY AUTOINCREMENT" : "PRIMARY KEY")
+        }
+        if !column.isOptional && column.primaryKey != .autoincrement { parts.append("NOT NULL") }
+        if column.isUnique && !singleKey { parts.append("UNIQUE") }
+        if let value = column.defaultValue, checks || !Self.isExpression(value) {
+            parts.append("DEFAULT " + defaultSQL(value))
+        }
+        if checks {
+            let name = quoteIdentifier(column.sqlName)
+            switch column.type {
+            case .enumeration(_, let values):
+                parts.append("CHECK (\(name) IN (\(values.map(quoteLiteral).joined(separator: ", "))))")
+            case .bool:
+                parts.append("CHECK (\(name) IN (0, 1))")
+            default:
+                break
+            }
+            if let check = column.check { parts.append("CHECK (\(check))") }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    static func isExpression(_ value: DefaultValue) -> Bool {
+        if case .sql = value { return true }
+        return false
+    }
+
+    /// `CREATE TABLE` for `table`; foreign keys name the referenced table's SQL names.
+    public static func createTableSQL(_ table: Table, in schema: Schema) -> String {
+        createTableSQL(table, in: schema, name: table.sqlName, checks: true)
+    }
+
+    static func createTableSQL(_ table: Table, in schema: Schema, name: String, checks: Bool) -> String {
+        var lines = table.columns.map { columnDefinition($0, in: table, checks: checks) }
+        if table.primaryKey.count > 1 {
+            let names = table.primaryKeyColumns.map { quoteIdentifier($0.sqlName) }
+            lines.append("PRIMARY KEY (\(names.joined(separator: ", ")))")
+        }
+        for column in table.columns {
+            guard let key = column.references else { continue }
+            let parent = schema.table(named: key.table)
+            let parentTable = parent?.sqlName ?? key.table
+            let parentColumn = parent?.column(named: key.column)?.sqlName ?? key.column
+            var line = "FOREIGN KEY (\(quoteIdentifier(column.sqlName))) REFERENCES "
+                + "\(quoteIdentifier(parentTable)) (\(quoteIdentifier(parentColumn)))"
+            if let action = key.onDelete { line += " ON DELETE \(action.sql)" }
+            if let action = key.onUpdate { line += " ON UPDATE \(action.sql)" }
+            lines.append(line)
+        }
+        var sql = "CREATE TABLE \(quoteIdentifier(name)) (\n"
+        sql += lines.map { "  " + $0 }.joined(separator: ",\n")
+        sql += "\n)"
+        if schema.options.strict { sql += " STRICT" }
+        return sql
+    }
+
+    /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]` for an index of `table`.
+    public static func createIndexSQL(_ index: Index, on table: Table) -> String {
+        let columns = index.columns.map { quoteIdentifier(table.column(named: $0)?.sqlName ?? $0) }
+        var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) "
+            + "ON \(quoteIdentifier(table.sqlName)) (\(columns.joined(separator: ", ")))"
+        if let condition = index.whereClause { sql += " WHERE \(condition)" }
+        return sql
+    }
+
+    /// Every statement that creates the schema: tables in declaration order, then indexes.
+    public static func ddl(for schema: Schema) -> [String] {
+        schema.tables.map { createTableSQL($0, in: schema) }
+            + schema.tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+    }
+
+    /// The `SELECT` a named query runs, with an explicit column list.
+    public static func selectSQL(_ query: Query, on table: Table) -> String {
+        let from = " FROM \(quoteIdentifier(table.sqlName))"
+        let condition = query.whereClause.map { " WHERE \($0)" } ?? ""
+        switch query.returns {
+        case .count:
+            return "SELECT count(*)" + from + condition
+        case .exists:
+            return "SELECT EXISTS (SELECT 1" + from + condition + ")"
+        case .many, .one:
+            var sql = "SELECT " + table.columns.map { quoteIdentifier($0.sqlName) }.joined(separator: ", ") + from + condition
+            if let orderBy = query.orderBy { sql += " ORDER BY \(orderBy)" }
+            switch query.limit {
+            case .fixed(let count)?: sql += " LIMIT \(count)"
+            case .parameter(let name)?: sql += " LIMIT :\(name)"
+            case nil: if query.returns == .one { sql += " LIMIT 1" }
+            }
+            return sql
+        }
+    }
+}

@@ -1,0 +1,289 @@
+/// Checks that need more than one table: names across the schema, foreign keys, query
+/// parameters, and what SQLite itself says about the DDL and the queries.
+extension SchemaDecoder {
+    mutating func tableError(_ table: Int, _ location: SourceLocation, _ message: String, hint: String? = nil) {
+        error(location, message, hint: hint)
+        sources[table].hasErrors = true
+    }
+
+    mutating func validate(_ schema: inout Schema) {
+        checkNames(schema)
+        resolveForeignKeys(&schema)
+        checkIndexNames(schema)
+        let rejected = checkWithSQLite(schema)
+        inferParameters(&schema, rejectedBySQLite: rejected)
+    }
+
+    // MARK: - Names
+
+    mutating func checkNames(_ schema: Schema) {
+        var sqlNames: [String: String] = [:]
+        let records = Set(schema.tables.map(\.recordName))
+        for (index, table) in schema.tables.enumerated() {
+            let location = sources[index].keyLocation
+            let key = table.sqlName.lowercased()
+            if let first = sqlNames[key] {
+                tableError(index, location, "table '\(table.recordName)' has the same SQL name '\(table.sqlName)' as table '\(first)'",
+                           hint: "SQL names are case-insensitive; set a different 'table:'")
+            } else {
+                sqlNames[key] = table.recordName
+            }
+            if table.recordName.hasSuffix("DAO"), records.contains(String(table.recordName.dropLast(3))) {
+                tableError(index, location, "record '\(table.recordName)' has the name of the DAO generated for '\(table.recordName.dropLast(3))'",
+                           hint: "rename the record")
+            }
+            if table.recordName == schema.name {
+                tableError(index, location, "record '\(table.recordName)' has the name of the database namespace",
+                           hint: "rename the record or set 'database:'")
+            }
+            if Identifier.typesUsedByGeneratedCode.contains(table.recordName) {
+                tableError(index, location, "record '\(table.recordName)' would hide the type '\(table.recordName)' the generated code uses",
+                           hint: "rename the record and keep the SQL name with 'table: \(table.sqlName)'")
+            }
+        }
+    }
+
+    mutating func checkIndexNames(_ schema: Schema) {
+        var seen: [String: String] = [:]
+        for table in schema.tables { seen[table.sqlName.lowercased()] = "table '\(table.recordName)'" }
+        for (tableIndex, table) in schema.tables.enumerated() {
+            for (position, index) in table.indexes.enumerated() {
+                let key = index.name.lowercased()
+                let location = sources[tableIndex].indexes[position].name?.location ?? index.location
+                if let first = seen[key] {
+                    tableError(tableIndex, location ?? sources[tableIndex].keyLocation,
+                               "index name '\(index.name)' is already used by \(first)",
+                               hint: "set a different 'name:'")
+                } else {
+                    seen[key] = "an index of table '\(table.recordName)'"
+                }
+            }
+        }
+    }
+
+    // MARK: - Foreign keys
+
+    mutating func resolveForeignKeys(_ schema: inout Schema) {
+        let tables = schema.tables
+        for tableIndex in tables.indices {
+            for columnIndex in tables[tableIndex].columns.indices {
+                let column = tables[tableIndex].columns[columnIndex]
+                guard var key = column.references else { continue }
+                let source = sources[tableIndex].columns[columnIndex]
+                let location = source.references?.location ?? source.keyLocation
+                let raw = key.table
+                let candidates = raw.indices.filter { raw[$0] == "." }
+                guard !candidates.isEmpty else {
+                    tableError(tableIndex, location, "'references' must be 'Table.column', found '\(raw)'")
+                    schema.tables[tableIndex].columns[columnIndex].references = nil
+                    continue
+                }
+                var target: (Table, Column)?
+                var knownTable: Table?
+                for dot in candidates {
+                    let tableName = String(raw[..<dot])
+                    let columnName = String(raw[raw.index(after: dot)...])
+                    guard let parent = schema.table(named: tableName) else { continue }
+                    knownTable = knownTable ?? parent
+                    if let parentColumn = Self.column(columnName, in: parent) {
+                        target = (parent, parentColumn)
+                        break
+                    }
+                }
+                guard let (parent, parentColumn) = target else {
+                    schema.tables[tableIndex].columns[columnIndex].references = nil
+                    if let knownTable {
+                        let columnName = String(raw[raw.index(after: candidates.last ?? raw.startIndex)...])
+                        tableError(tableIndex, location, "foreign key references unknown column '\(knownTable.recordName).\(columnName)'",
+                                   hint: Suggestion.hint(for: columnName, in: knownTable.columns.map(\.name)))
+                    } else {
+                        let tableName = String(raw[..<(candidates.first ?? raw.endIndex)])
+                        tableError(tableIndex, location, "foreign key references unknown table '\(tableName)'",
+                                   hint: Suggestion.hint(for: tableName, in: tables.map(\.recordName)))
+                    }
+                    continue
+                }
+                key.table = parent.recordName
+                key.column = parentColumn.name
+                schema.tables[tableIndex].columns[columnIndex].references = key
+                if column.type.keyword != parentColumn.type.keyword {
+                    tableError(tableIndex, location,
+                               "foreign key column '\(column.name)' is \(column.type.keyword) but '\(parent.recordName).\(parentColumn.name)' is \(parentColumn.type.keyword)",
+                               hint: "give both columns the same type")
+                } else if (parent.primaryKey != [parentColumn.name]) && !parentColumn.isUnique {
+                    tableError(tableIndex, location,
+                               "foreign key must reference a primary key or unique column; '\(parent.recordName).\(parentColumn.name)' is neither",
+                               hint: "mark '\(parentColumn.name)' unique: true")
+                }
+                if key.onDelete == .setNull || key.onUpdate == .setNull, !column.isOptional {
+                    let node = key.onDelete == .setNull ? source.onDelete : source.onUpdate
+                    tableError(tableIndex, node?.location ?? location, "setNull needs an optional column; '\(column.name)' is not optional",
+                               hint: "make it '\(column.type.keyword)?' or use another action")
+                }
+                if key.onDelete == .setDefault || key.onUpdate == .setDefault, column.defaultValue == nil {
+                    let node = key.onDelete == .setDefault ? source.onDelete : source.onUpdate
+                    tableError(tableIndex, node?.location ?? location, "setDefault needs a default; '\(column.name)' has none")
+                }
+            }
+        }
+    }
+
+    // MARK: - Query parameters
+
+    /// Infers parameter types; a query SQLite rejected gets no "cannot infer" follow-on errors.
+    mutating func inferParameters(_ schema: inout Schema, rejectedBySQLite: Set<[Int]>) {
+        for tableIndex in schema.tables.indices {
+            let table = schema.tables[tableIndex]
+            for queryIndex in table.queries.indices {
+                let query = table.queries[queryIndex]
+                let source = sources[tableIndex].queries[queryIndex]
+                let whereLocation = source.whereClause?.location ?? source.keyLocation
+                let found = QueryParameters.infer(query.whereClause ?? "", table: table)
+                for other in found.others {
+                    tableError(tableIndex, whereLocation, "parameter '\(other)' is not supported",
+                               hint: "name parameters ':name'")
+                }
+                var names = found.names
+                if case .parameter(let name)? = query.limit, !names.contains(name) { names.append(name) }
+                var parameters: [Query.Parameter] = []
+                for name in names {
+                    if !Identifier.isValidSwiftIdentifier(name) {
+                        tableError(tableIndex, whereLocation, "parameter ':\(name)' is not a valid Swift identifier")
+                        continue
+                    }
+                    if let declared = source.params.first(where: { $0.key.scalarText == name }) {
+                        parameters.append(Query.Parameter(name: name, type: declared.type, isOptional: declared.isOptional))
+                        continue
+                    }
+                    if case .parameter(name)? = query.limit, found.inferred[name] == nil {
+                        parameters.append(Query.Parameter(name: name, type: .int))
+                        continue
+                    }
+                    guard let inferences = found.inferred[name], let first = inferences.first else {
+                        if rejectedBySQLite.contains([tableIndex, queryIndex]) { continue }
+                        tableError(tableIndex, whereLocation, "cannot infer the type of parameter ':\(name)'",
+                                   hint: "compare it with a column, or declare it: params: { \(name): text }")
+                        continue
+                    }
+                    if let other = inferences.first(where: { $0.type != first.type }) {
+                        tableError(tableIndex, whereLocation,
+                                   "parameter ':\(name)' is compared with columns of different types (\(first.type.keyword) and \(other.type.keyword))",
+                                   hint: "use two parameters, or declare its type in 'params'")
+                    }
+                    parameters.append(Query.Parameter(name: name, type: first.type, isOptional: inferences.contains { $0.isOptional }))
+                }
+                for declared in source.params where !names.contains(declared.key.scalarText ?? "") {
+                    tableError(tableIndex, declared.key.location, "parameter '\(declared.key.scalarText ?? "")' does not appear in the query",
+                               hint: "use ':\(declared.key.scalarText ?? "")' in 'where' or remove it")
+                }
+                schema.tables[tableIndex].queries[queryIndex].parameters = parameters
+            }
+        }
+    }
+
+    // MARK: - SQLite
+
+    /// Creates the tables and indexes in an in-memory SQLite and prepares every query;
+    /// tables that already have problems are skipped to avoid follow-on errors.
+    /// Returns the `[table, query]` positions of the queries SQLite rejected.
+    mutating func checkWithSQLite(_ schema: Schema) -> Set<[Int]> {
+        var rejected = Set<[Int]>()
+        guard let sqlite = SQLiteChecker() else { return rejected }
+        for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
+            let sql = SQLRenderer.createTableSQL(table, in: schema)
+            if let message = sqlite.execute(sql) {
+                let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: sqlite)
+                tableError(tableIndex, location, "SQLite rejects table '\(table.recordName)': \(message)")
+                continue
+            }
+            for (position, index) in table.indexes.enumerated() {
+                if let message = sqlite.execute(SQLRenderer.createIndexSQL(index, on: table)) {
+                    let source = sources[tableIndex].indexes[position]
+                    let location = source.whereClause?.location ?? index.location ?? sources[tableIndex].keyLocation
+                    tableError(tableIndex, location, "SQLite rejects index '\(index.name)': \(message)")
+                }
+            }
+        }
+        for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
+            for (position, query) in table.queries.enumerated() {
+                let ok = checkQuery(query, source: sources[tableIndex].queries[position], table: table,
+                                    tableIndex: tableIndex, sqlite: sqlite)
+                if !ok { rejected.insert([tableIndex, position]) }
+            }
+        }
+        return rejected
+    }
+
+    /// Prepares the query's `SELECT`; false when SQLite rejects it.
+    mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> Bool {
+        // Where first, then with the ordering, so the message points at the part SQLite rejects.
+        var partial = query
+        partial.orderBy = nil
+        partial.limit = nil
+        partial.returns = .many
+        let stages: [(Query, YAMLNode?)] = [(partial, source.whereClause), (query, source.orderBy ?? source.whereClause)]
+        for (stage, (candidate, node)) in stages.enumerated() {
+            switch sqlite.prepare(SQLRenderer.selectSQL(candidate, on: table)) {
+            case .failure(let message):
+                tableError(tableIndex, node?.location ?? source.keyLocation,
+                           "SQLite rejects query '\(query.name)': \(message.text)",
+                           hint: Self.hint(forSQLiteMessage: message.text, table: table))
+                return false
+            case .success(let prepared):
+                if prepared.hasTrailingText {
+                    tableError(tableIndex, node?.location ?? source.keyLocation,
+                               "query '\(query.name)' must be a single SQL expression")
+                    return false
+                }
+                if stage == 1 {
+                    // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
+                    var known = Set(QueryParameters.infer(query.whereClause ?? "", table: table).names.map { ":" + $0 })
+                    if case .parameter(let name)? = query.limit { known.insert(":" + name) }
+                    for name in prepared.parameterNames where !known.contains(name) && name.hasPrefix(":") {
+                        tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                                   "parameter '\(name)' is only allowed in 'where' and 'limit'")
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// For "no such column: x": the SQL name when `x` is a Swift name, else a close SQL name.
+    static func hint(forSQLiteMessage message: String, table: Table) -> String? {
+        let prefix = "no such column: "
+        guard message.hasPrefix(prefix) else { return nil }
+        let name = String(message.dropFirst(prefix.count))
+        if let column = table.columns.first(where: { $0.name == name && $0.sqlName != name }) {
+            return "queries use SQL column names: write \(SQLRenderer.quoteIdentifier(column.sqlName))"
+        }
+        return Suggestion.hint(for: name, in: table.columns.map(\.sqlName))
+    }
+
+    /// Where a table's DDL goes wrong: a `check` or `{ sql: }` default if one alone fails, else the table.
+    func locateTableProblem(_ table: Table, tableIndex: Int, in schema: Schema, sqlite: SQLiteChecker) -> SourceLocation {
+        let fallback = sources[tableIndex].keyLocation
+        let probe = "strata_probe_\(tableIndex)"
+        guard sqlite.execute(SQLRenderer.createTableSQL(table, in: schema, name: probe, checks: false)) == nil else {
+            return fallback
+        }
+        _ = sqlite.execute("DROP TABLE \(SQLRenderer.quoteIdentifier(probe))")
+        for (position, column) in table.columns.enumerated() {
+            var single = table
+            single.columns = table.columns.map { other in
+                var other = other
+                if other.name != column.name {
+                    other.check = nil
+                    if case .sql? = other.defaultValue { other.defaultValue = nil }
+                }
+                return other
+            }
+            if sqlite.execute(SQLRenderer.createTableSQL(single, in: schema, name: probe, checks: true)) != nil {
+                let source = sources[tableIndex].columns[position]
+                return source.check?.location ?? source.defaultValue?.location ?? source.keyLocation
+            }
+            _ = sqlite.execute("DROP TABLE \(SQLRenderer.quoteIdentifier(probe))")
+        }
+        return fallback
+    }
+}

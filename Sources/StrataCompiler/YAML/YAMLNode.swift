@@ -1,0 +1,140 @@
+/// One node of a YAML document, with the position where it starts.
+///
+/// Only what a schema file needs: scalars keep their style (so `"true"` stays a string while
+/// `true` is a boolean), mappings keep their keys in order with the keys' own positions.
+public struct YAMLNode: Hashable, Sendable {
+    /// How a scalar was written.
+    public enum ScalarStyle: Hashable, Sendable {
+        /// Unquoted: may be a null, a boolean or a number.
+        case plain
+        /// Quoted, a block scalar (`|`, `>`), or tagged `!!str`: always a string.
+        case quoted
+    }
+
+    /// One key/value pair of a mapping.
+    public struct Pair: Hashable, Sendable {
+        /// The key node (always a scalar).
+        public var key: YAMLNode
+        /// The value node.
+        public var value: YAMLNode
+
+        /// Creates a pair.
+        public init(key: YAMLNode, value: YAMLNode) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// What the node holds.
+    public enum Kind: Hashable, Sendable {
+        /// A scalar and how it was written.
+        case scalar(String, ScalarStyle)
+        /// A mapping, in document order.
+        case mapping([Pair])
+        /// A sequence.
+        case sequence([YAMLNode])
+    }
+
+    /// What the node holds.
+    public var kind: Kind
+    /// Where the node starts.
+    public var location: SourceLocation
+
+    /// Creates a node.
+    public init(_ kind: Kind, at location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
+}
+
+extension YAMLNode {
+    /// The text of a scalar, whatever its style.
+    public var scalarText: String? {
+        if case .scalar(let text, _) = kind { return text }
+        return nil
+    }
+
+    /// A string: a quoted scalar, or a plain scalar that is not a null, boolean or number.
+    public var string: String? {
+        guard case .scalar(let text, let style) = kind else { return nil }
+        if style == .quoted { return text }
+        if isNull || bool != nil || int != nil || double != nil { return nil }
+        return text
+    }
+
+    /// A plain `null`, `~`, `Null`, `NULL` or empty scalar.
+    public var isNull: Bool {
+        guard case .scalar(let text, .plain) = kind else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(text)
+    }
+
+    /// A plain `true` or `false` (also `True`, `TRUE`, …; YAML 1.2 core schema).
+    public var bool: Bool? {
+        guard case .scalar(let text, .plain) = kind else { return nil }
+        switch text {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: return nil
+        }
+    }
+
+    /// A plain integer (decimal, `0x` hex or `0o` octal, optional sign).
+    public var int: Int? {
+        guard case .scalar(let text, .plain) = kind, !text.isEmpty else { return nil }
+        var body = Substring(text)
+        var negative = false
+        if body.first == "-" || body.first == "+" {
+            negative = body.first == "-"
+            body = body.dropFirst()
+        }
+        guard let first = body.first, first.isASCII, first.isNumber else { return nil }
+        let magnitude: Int?
+        if body.hasPrefix("0x") {
+            magnitude = Int(body.dropFirst(2), radix: 16)
+        } else if body.hasPrefix("0o") {
+            magnitude = Int(body.dropFirst(2), radix: 8)
+        } else {
+            guard body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            magnitude = Int(body)
+        }
+        guard let magnitude else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// A plain floating-point number (also an integer); `.inf` and `.nan` are not accepted.
+    public var double: Double? {
+        if let int { return Double(int) }
+        guard case .scalar(let text, .plain) = kind, !text.isEmpty else { return nil }
+        let allowed = Set("0123456789+-.eE")
+        guard text.allSatisfy({ allowed.contains($0) }), text.contains(where: \.isNumber) else { return nil }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// The pairs of a mapping.
+    public var pairs: [Pair]? {
+        if case .mapping(let pairs) = kind { return pairs }
+        return nil
+    }
+
+    /// The items of a sequence.
+    public var items: [YAMLNode]? {
+        if case .sequence(let items) = kind { return items }
+        return nil
+    }
+
+    /// The value for a scalar key of a mapping.
+    public subscript(key: String) -> YAMLNode? {
+        pairs?.first { $0.key.scalarText == key }?.value
+    }
+
+    /// A short description of the node's kind for diagnostics: "a mapping", "a list", "'text'".
+    public var kindDescription: String {
+        switch kind {
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .scalar(let text, let style):
+            if style == .plain && text.isEmpty { "nothing" } else { "'\(text)'" }
+        }
+    }
+}
