@@ -344,8 +344,8 @@ public enum MigrationPlanner {
             || a.columns.map(\.type) == b.columns.map(\.type)
     }
 
-    static func q(_ name: String) -> String { DeclaredDDL.quoteIdentifier(name) }
-    static func literal(_ text: String) -> String { DeclaredDDL.quoteLiteral(text) }
+    static func q(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
+    static func literal(_ text: String) -> String { SQLRenderer.quoteLiteral(text) }
 }
 
 /// Builds the structures the planner and the verifier compare, through the runtime.
