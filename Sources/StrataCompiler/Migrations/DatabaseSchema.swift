@@ -137,13 +137,27 @@ public struct DatabaseColumn: Hashable, Sendable {
         return normalized == "null" ? nil : normalized
     }
 
-    /// A default that `ALTER TABLE ADD COLUMN` cannot take: an expression in parentheses or
-    /// `CURRENT_TIME` / `CURRENT_DATE` / `CURRENT_TIMESTAMP`.
+    /// A default that `ALTER TABLE ADD COLUMN` cannot take on a table with rows: anything but
+    /// a literal (an expression, `CURRENT_TIME` / `CURRENT_DATE` / `CURRENT_TIMESTAMP`).
     var hasNonConstantDefault: Bool {
         guard let defaultSQL else { return false }
-        let tokens = SQLTokenizer.tokenize(defaultSQL)
-        if tokens.first?.text == "(" { return true }
-        return tokens.contains { $0.isKeyword("CURRENT_TIME") || $0.isKeyword("CURRENT_DATE") || $0.isKeyword("CURRENT_TIMESTAMP") }
+        var tokens = SQLTokenizer.tokenize(defaultSQL)[...]
+        while tokens.count >= 2, tokens.first?.text == "(", tokens.last?.text == ")" {
+            tokens = tokens.dropFirst().dropLast()
+        }
+        if let sign = tokens.first, sign.text == "-" || sign.text == "+" { tokens = tokens.dropFirst() }
+        guard tokens.count == 1, let token = tokens.first else {
+            // X'00' is a blob literal: a word followed by a string.
+            return !(tokens.count == 2 && tokens.first?.text.uppercased() == "X" && tokens.last?.kind == .string)
+        }
+        switch token.kind {
+        case .string: return false
+        case .word:
+            let word = token.text.uppercased()
+            if ["NULL", "TRUE", "FALSE"].contains(word) { return false }
+            return !(word.first?.isNumber ?? false)
+        case .quotedIdentifier, .symbol: return true
+        }
     }
 }
 

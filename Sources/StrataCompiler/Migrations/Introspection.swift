@@ -65,6 +65,13 @@ public enum SchemaIntrospector {
             table.columns.append(column)
         }
         table.primaryKey = keyed.sorted { $0.0 < $1.0 }.map(\.1)
+        // An INTEGER PRIMARY KEY of a rowid table is the rowid: never NULL, whether or not
+        // the DDL says NOT NULL.
+        if !withoutRowid, table.primaryKey.count == 1,
+            let index = table.columns.firstIndex(where: { $0.primaryKeyPosition == 1 && $0.type == "INTEGER" })
+        {
+            table.columns[index].isNotNull = true
+        }
 
         var keys: [Int: DatabaseForeignKey] = [:]
         for row in try conn.fetch(
