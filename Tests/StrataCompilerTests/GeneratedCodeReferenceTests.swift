@@ -28,7 +28,7 @@ enum GeneratedFixtures {
 @Test(arguments: GeneratedFixtures.schemaPaths())
 func generatedSwiftMatchesReference(_ schemaPath: String) throws {
     let schema = try SchemaLoader.load(path: schemaPath)
-    let migrations = try MigrationDirectory.load(schemaPath: schemaPath)
+    let migrations = try MigrationFiles.load(schemaPath: schemaPath)
     let actual = Generator.render(schema, migrations: migrations, schemaPath: schemaPath)
     #expect(Generator.render(schema, migrations: migrations, schemaPath: schemaPath) == actual, "rendering is deterministic")
     let expectedURL = GeneratedFixtures.directory.appendingPathComponent(Generator.schemaStem(of: schemaPath) + ".swift")

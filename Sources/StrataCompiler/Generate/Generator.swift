@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 
-/// The whole compile of one schema file: load and validate the YAML, load its migrations,
-/// check the generated SQL against a real SQLite, and render the Swift source.
+/// The whole compile of one schema file: load and validate the YAML, load its migrations and
+/// check that replaying them gives the declared schema, check the generated SQL against a real
+/// SQLite, and render the Swift source.
 ///
 /// ```swift
 /// let swift = try Generator.generate(schemaPath: "Sources/App/Library.schema.yml")
@@ -12,8 +13,9 @@ public enum Generator {
     /// problem found, each at its `path:line:column`.
     public static func generate(schemaPath: String) throws -> String {
         let schema = try SchemaLoader.load(path: schemaPath)
-        let migrations = try MigrationDirectory.load(schemaPath: schemaPath)
+        let migrations = try MigrationFiles.load(schemaPath: schemaPath)
         let diagnostics = check(schema, migrations: migrations, schemaPath: schemaPath)
+            + MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
         if diagnostics.contains(where: { $0.severity == .error }) {
             throw DiagnosticsError(diagnostics)
         }

@@ -16,6 +16,12 @@ enum SwiftNames {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// `name` as an argument label at a call site: only `inout`, `var` and `let` need backticks
+    /// there (escaping others draws a warning).
+    static func argumentLabel(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
     /// `name` after a `.` (member access allows most keywords unescaped, but not all; escape
     /// the same set for simplicity and safety).
     static func member(_ name: String) -> String {

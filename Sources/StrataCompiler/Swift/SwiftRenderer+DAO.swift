@@ -92,7 +92,7 @@ extension SwiftRenderer {
 
             // Delete and find by key.
             let keyParameters = plan.keyColumns.map { "\($0.swiftName): \($0.swiftBaseType(in: table))" }.joined(separator: ", ")
-            let keyArguments = plan.keyColumns.map { "\($0.swiftName): record.\($0.swiftName)" }.joined(separator: ", ")
+            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
             out.line()
             sqlConstants.append(("deleteSQL", plan.deleteSQL, false))
             out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
@@ -179,7 +179,7 @@ extension SwiftRenderer {
             out.line("return \(record)(")
             for (index, column) in table.columns.enumerated() {
                 let separator = index == table.columns.count - 1 ? "" : ","
-                out.line("    \(column.swiftName): \(readExpression(column, at: index, table: table))\(separator)")
+                out.line("    \(SwiftNames.argumentLabel(column.name)): \(readExpression(column, at: index, table: table))\(separator)")
             }
             out.line(")")
         }

@@ -8,7 +8,7 @@ import Strata
 /// - Remark: Generated from Edge.schema.yml, database Edge.
 public enum Edge {
     /// The schema version: the number of the latest migration.
-    public static let version = 0
+    public static let version = 1
 
     /// The `CREATE TABLE` statements, in declaration order.
     public static let tables: [String] = [
@@ -39,6 +39,32 @@ public enum Edge {
 
     /// The migrations of `Edge.migrations/`, with their checksums.
     public static let migrations: [Migration] = [
+        Migration(
+            version: 1, name: "initial",
+            sql: #"""
+        -- 0001_initial: Edge.schema.yml
+        --   create table node table
+        --   create table Setting
+        
+        CREATE TABLE "node table" (
+          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+          "default value" TEXT NOT NULL,
+          "protocol" TEXT,
+          "order" INTEGER NOT NULL DEFAULT 1,
+          "parentId" INTEGER,
+          "kind" TEXT NOT NULL DEFAULT 'plain' CHECK ("kind" IN ('e-book', '2nd', 'plain')),
+          "extra" TEXT,
+          FOREIGN KEY ("parentId") REFERENCES "node table" ("id") ON DELETE SET NULL
+        );
+        
+        CREATE TABLE "Setting" (
+          "key" TEXT PRIMARY KEY NOT NULL,
+          "value" TEXT NOT NULL,
+          "flag" INTEGER NOT NULL DEFAULT 0 CHECK ("flag" IN (0, 1))
+        );
+        
+        """#,
+            checksum: "c0a5b21b8831a98e54d21048affffc848328fc9f12af2af0d07a6da804e18f3d"),
     ]
 
     /// Applies the pending migrations to `db`, each in its own transaction, and returns the
@@ -123,8 +149,8 @@ public struct NodeDAO: RecordDAO {
         try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
             id: statement.int(at: 0),
-            `default`: statement.string(at: 1),
-            `protocol`: statement.isNull(at: 2) ? nil : statement.string(at: 2),
+            default: statement.string(at: 1),
+            protocol: statement.isNull(at: 2) ? nil : statement.string(at: 2),
             order: statement.int(at: 3),
             parentId: statement.isNull(at: 4) ? nil : statement.int(at: 4),
             kind: try statement.enumeration(Node.Kind.self, at: 5),

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataCompiler
+
+/// Writes `text` and a newline to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Loads and validates a schema file, or prints its diagnostics and exits with 1.
+func loadSchemaOrExit(_ path: String) throws -> Schema {
+    do {
+        return try SchemaLoader.load(path: path)
+    } catch let error as DiagnosticsError {
+        error.diagnostics.forEach { printError($0.description) }
+        throw ExitCode(1)
+    }
+}
+
+/// Loads the migration files of a schema, or prints what is wrong with them and exits with 1.
+func loadMigrationsOrExit(_ schemaPath: String) throws -> [Migration] {
+    do {
+        return try MigrationFiles.load(schemaPath: schemaPath)
+    } catch let error as DiagnosticsError {
+        error.diagnostics.forEach { printError($0.description) }
+        throw ExitCode(1)
+    }
+}
+
+extension StrataCommand {
+    /// `strata migration new|verify`.
+    struct MigrationGroup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "migration",
+            abstract: "Write and check the migration files of a schema.",
+            subcommands: [New.self, Verify.self]
+        )
+    }
+}
+
+extension StrataCommand.MigrationGroup {
+    /// `strata migration new <schema> --name <name>`.
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the next migration: the SQL that turns the schema built by the existing migrations into the declared one.",
+            discussion: """
+                The file is <Name>.migrations/NNNN_<name>.sql beside the schema file. Renames need `renamedFrom:` \
+                in the schema; dropping a table or a column needs --allow-destructive. Prints nothing to write \
+                (and exits 0) when the schema did not change.
+                """
+        )
+
+        @Argument(help: "The schema file (<Name>.schema.yml).")
+        var schema: String
+
+        @Option(name: .long, help: "The migration's name; converted to snake_case (add_phone).")
+        var name: String
+
+        @Flag(name: .long, help: "Print the SQL instead of writing the file.")
+        var dryRun = false
+
+        @Flag(name: .long, help: "Allow dropping tables and columns (their data is deleted).")
+        var allowDestructive = false
+
+        func run() throws {
+            let declared = try loadSchemaOrExit(schema)
+            let migrations = try loadMigrationsOrExit(schema)
+            let snake = MigrationFiles.snakeCase(name)
+            guard !snake.isEmpty else {
+                printError("error: the name '\(name)' has no letters or digits; give a name like add_phone")
+                throw ExitCode(1)
+            }
+            let plan: MigrationPlan
+            do {
+                plan = try MigrationPlanner.plan(
+                    schema: declared, migrations: migrations, options: .init(allowDestructive: allowDestructive))
+            } catch let error as MigrationPlanningError {
+                for problem in error.problems { printError("\(schema):1:1: error: \(problem)") }
+                throw ExitCode(1)
+            } catch let error as StrataError {
+                printError("\(schema):1:1: error: the existing migrations do not run: \(error.message)")
+                throw ExitCode(1)
+            }
+            if plan.isEmpty {
+                print("nothing changed: the migrations already produce \(schema); no file written")
+                return
+            }
+            let version = (migrations.last?.version ?? 0) + 1
+            let text = MigrationRenderer.render(
+                plan, version: version, name: snake, schemaFile: URL(fileURLWithPath: schema).lastPathComponent)
+            let directory = MigrationFiles.directory(forSchemaPath: schema)
+            let path = (directory as NSString).appendingPathComponent(Migration(version: version, name: snake, sql: "").fileName)
+            if dryRun {
+                print("-- dry run: would write \(path)")
+                print(text, terminator: "")
+                return
+            }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            print("wrote \(path)")
+            for change in plan.changes { print("  \(change)") }
+        }
+    }
+
+    /// `strata migration verify <schema>`.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check that replaying the migrations produces exactly the declared schema.",
+            discussion: "Exits with 1 and lists every difference when they disagree."
+        )
+
+        @Argument(help: "The schema file (<Name>.schema.yml).")
+        var schema: String
+
+        func run() throws {
+            let declared = try loadSchemaOrExit(schema)
+            let diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            if diagnostics.isEmpty {
+                let count = (try? MigrationFiles.load(schemaPath: schema).count) ?? 0
+                print("ok: \(count) migration(s) produce \(schema)")
+                return
+            }
+            diagnostics.forEach { printError($0.description) }
+            throw ExitCode(1)
+        }
+    }
+}

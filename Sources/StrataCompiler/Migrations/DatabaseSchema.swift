@@ -1,0 +1,270 @@
+/// The structure of a SQLite database as SQLite itself reports it: what introspection reads
+/// and what the schema diff compares.
+///
+/// Both sides of a comparison are normalized into this model the same way (the declared schema
+/// by executing its DDL in an in-memory database and introspecting that), so a difference is a
+/// difference of structure, never of spelling, quoting or column order of constraints.
+/// Names are compared case-insensitively, as SQLite does.
+public struct DatabaseSchema: Hashable, Sendable {
+    /// Tables in `sqlite_master` order (excluding `sqlite_*` and `strata_migrations`).
+    public var tables: [DatabaseTable]
+    /// Explicit indexes (`CREATE INDEX`); the automatic ones of UNIQUE and PRIMARY KEY
+    /// constraints are part of their table instead.
+    public var indexes: [DatabaseIndex]
+    /// Triggers, with their SQL.
+    public var triggers: [DatabaseTrigger]
+    /// Views, with their SQL.
+    public var views: [DatabaseView]
+
+    /// Creates a database schema.
+    public init(tables: [DatabaseTable] = [], indexes: [DatabaseIndex] = [], triggers: [DatabaseTrigger] = [], views: [DatabaseView] = []) {
+        self.tables = tables
+        self.indexes = indexes
+        self.triggers = triggers
+        self.views = views
+    }
+
+    /// The table named `name` (case-insensitive).
+    public func table(named name: String) -> DatabaseTable? {
+        tables.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The explicit indexes of the table named `table`.
+    public func indexes(on table: String) -> [DatabaseIndex] {
+        indexes.filter { $0.table.lowercased() == table.lowercased() }
+    }
+
+    /// The index named `name` (case-insensitive).
+    public func index(named name: String) -> DatabaseIndex? {
+        indexes.first { $0.name.lowercased() == name.lowercased() }
+    }
+}
+
+/// One table as SQLite reports it.
+public struct DatabaseTable: Hashable, Sendable {
+    /// The SQL name.
+    public var name: String
+    /// Columns in table order.
+    public var columns: [DatabaseColumn]
+    /// Primary key columns, in key order (empty for a rowid table without a declared key).
+    public var primaryKey: [String]
+    /// `INTEGER PRIMARY KEY AUTOINCREMENT`.
+    public var isAutoincrement: Bool
+    /// `STRICT`.
+    public var isStrict: Bool
+    /// `WITHOUT ROWID`.
+    public var isWithoutRowid: Bool
+    /// Foreign keys, in SQLite's order.
+    public var foreignKeys: [DatabaseForeignKey]
+    /// UNIQUE constraints (column or table constraints), each as its column list.
+    public var uniqueConstraints: [[String]]
+    /// Normalized CHECK expressions of table constraints.
+    public var tableChecks: [String]
+    /// The `CREATE TABLE` statement as stored in `sqlite_master`.
+    public var sql: String
+
+    /// Creates a table.
+    public init(
+        name: String, columns: [DatabaseColumn] = [], primaryKey: [String] = [], isAutoincrement: Bool = false,
+        isStrict: Bool = false, isWithoutRowid: Bool = false, foreignKeys: [DatabaseForeignKey] = [],
+        uniqueConstraints: [[String]] = [], tableChecks: [String] = [], sql: String = ""
+    ) {
+        self.name = name
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.isAutoincrement = isAutoincrement
+        self.isStrict = isStrict
+        self.isWithoutRowid = isWithoutRowid
+        self.foreignKeys = foreignKeys
+        self.uniqueConstraints = uniqueConstraints
+        self.tableChecks = tableChecks
+        self.sql = sql
+    }
+
+    /// The column named `name` (case-insensitive).
+    public func column(named name: String) -> DatabaseColumn? {
+        columns.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// Every CHECK expression, of columns and of the table, normalized.
+    public var allChecks: Set<String> { Set(tableChecks + columns.flatMap(\.checks)) }
+
+    /// The UNIQUE constraints as sets of lower-cased column names.
+    var uniqueKeys: Set<[String]> { Set(uniqueConstraints.map { $0.map { $0.lowercased() } }) }
+
+    /// The foreign keys in comparable form.
+    var foreignKeyKeys: Set<DatabaseForeignKey> { Set(foreignKeys.map(\.normalized)) }
+}
+
+/// One column as SQLite reports it (`PRAGMA table_xinfo`).
+public struct DatabaseColumn: Hashable, Sendable {
+    /// The SQL name.
+    public var name: String
+    /// The declared type, upper-cased (`INTEGER`, `TEXT` …).
+    public var type: String
+    /// `NOT NULL`.
+    public var isNotNull: Bool
+    /// The default expression as written in the DDL, or nil.
+    public var defaultSQL: String?
+    /// 1-based position in the primary key, 0 when not part of it.
+    public var primaryKeyPosition: Int
+    /// `table_xinfo.hidden`: 0 for an ordinary column, 2/3 for generated ones.
+    public var hidden: Int
+    /// Normalized CHECK expressions written on this column.
+    public var checks: [String]
+    /// The column's definition in the `CREATE TABLE` text, after its name (for `ADD COLUMN`).
+    public var definition: String
+
+    /// Creates a column.
+    public init(
+        name: String, type: String, isNotNull: Bool = false, defaultSQL: String? = nil, primaryKeyPosition: Int = 0,
+        hidden: Int = 0, checks: [String] = [], definition: String = ""
+    ) {
+        self.name = name
+        self.type = type
+        self.isNotNull = isNotNull
+        self.defaultSQL = defaultSQL
+        self.primaryKeyPosition = primaryKeyPosition
+        self.hidden = hidden
+        self.checks = checks
+        self.definition = definition
+    }
+
+    /// The default in comparable form.
+    var normalizedDefault: String? {
+        guard let defaultSQL else { return nil }
+        let normalized = SQLTokenizer.normalize(defaultSQL)
+        return normalized == "null" ? nil : normalized
+    }
+
+    /// A default that `ALTER TABLE ADD COLUMN` cannot take on a table with rows: anything but
+    /// a literal (an expression, `CURRENT_TIME` / `CURRENT_DATE` / `CURRENT_TIMESTAMP`).
+    var hasNonConstantDefault: Bool {
+        guard let defaultSQL else { return false }
+        var tokens = SQLTokenizer.tokenize(defaultSQL)[...]
+        while tokens.count >= 2, tokens.first?.text == "(", tokens.last?.text == ")" {
+            tokens = tokens.dropFirst().dropLast()
+        }
+        if let sign = tokens.first, sign.text == "-" || sign.text == "+" { tokens = tokens.dropFirst() }
+        guard tokens.count == 1, let token = tokens.first else {
+            // X'00' is a blob literal: a word followed by a string.
+            return !(tokens.count == 2 && tokens.first?.text.uppercased() == "X" && tokens.last?.kind == .string)
+        }
+        switch token.kind {
+        case .string: return false
+        case .word:
+            let word = token.text.uppercased()
+            if ["NULL", "TRUE", "FALSE"].contains(word) { return false }
+            return !(word.first?.isNumber ?? false)
+        case .quotedIdentifier, .symbol: return true
+        }
+    }
+}
+
+/// One foreign key (`PRAGMA foreign_key_list`).
+public struct DatabaseForeignKey: Hashable, Sendable {
+    /// The child columns.
+    public var columns: [String]
+    /// The parent table.
+    public var parentTable: String
+    /// The parent columns.
+    public var parentColumns: [String]
+    /// `ON DELETE` action as SQLite spells it (`NO ACTION`, `CASCADE` …).
+    public var onDelete: String
+    /// `ON UPDATE` action.
+    public var onUpdate: String
+
+    /// Creates a foreign key.
+    public init(columns: [String], parentTable: String, parentColumns: [String], onDelete: String = "NO ACTION", onUpdate: String = "NO ACTION") {
+        self.columns = columns
+        self.parentTable = parentTable
+        self.parentColumns = parentColumns
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+    }
+
+    var normalized: DatabaseForeignKey {
+        DatabaseForeignKey(
+            columns: columns.map { $0.lowercased() }, parentTable: parentTable.lowercased(),
+            parentColumns: parentColumns.map { $0.lowercased() }, onDelete: onDelete.uppercased(), onUpdate: onUpdate.uppercased())
+    }
+
+    /// `(author_id) → author(id) ON DELETE CASCADE`.
+    public var summary: String {
+        var text = "(\(columns.joined(separator: ", "))) → \(parentTable)(\(parentColumns.joined(separator: ", ")))"
+        if onDelete != "NO ACTION" { text += " ON DELETE \(onDelete)" }
+        if onUpdate != "NO ACTION" { text += " ON UPDATE \(onUpdate)" }
+        return text
+    }
+}
+
+/// One explicit index (`PRAGMA index_list` / `index_xinfo`, WHERE from `sqlite_master`).
+public struct DatabaseIndex: Hashable, Sendable {
+    /// The index name.
+    public var name: String
+    /// The indexed table.
+    public var table: String
+    /// Key columns; an expression column is `<expression>`; ` DESC` and ` COLLATE x` are
+    /// appended when not the default.
+    public var columns: [String]
+    /// `UNIQUE`.
+    public var isUnique: Bool
+    /// A partial index's normalized condition.
+    public var whereClause: String?
+    /// The `CREATE INDEX` statement.
+    public var sql: String
+
+    /// Creates an index.
+    public init(name: String, table: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, sql: String = "") {
+        self.name = name
+        self.table = table
+        self.columns = columns
+        self.isUnique = isUnique
+        self.whereClause = whereClause
+        self.sql = sql
+    }
+
+    /// Whether two indexes index the same thing the same way (names aside).
+    func isStructurallyEqual(to other: DatabaseIndex) -> Bool {
+        table.lowercased() == other.table.lowercased() && columns.map { $0.lowercased() } == other.columns.map { $0.lowercased() }
+            && isUnique == other.isUnique && whereClause == other.whereClause
+    }
+
+    /// `book (title) WHERE price IS NOT NULL`.
+    public var summary: String {
+        var text = "\(isUnique ? "unique " : "")on \(table) (\(columns.joined(separator: ", ")))"
+        if let whereClause { text += " where \(whereClause)" }
+        return text
+    }
+}
+
+/// A trigger, kept as SQL.
+public struct DatabaseTrigger: Hashable, Sendable {
+    /// The trigger name.
+    public var name: String
+    /// The table it fires on.
+    public var table: String
+    /// Its `CREATE TRIGGER` statement.
+    public var sql: String
+
+    /// Creates a trigger.
+    public init(name: String, table: String, sql: String) {
+        self.name = name
+        self.table = table
+        self.sql = sql
+    }
+}
+
+/// A view, kept as SQL.
+public struct DatabaseView: Hashable, Sendable {
+    /// The view name.
+    public var name: String
+    /// Its `CREATE VIEW` statement.
+    public var sql: String
+
+    /// Creates a view.
+    public init(name: String, sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+}

@@ -1,0 +1,382 @@
+import Strata
+
+/// What a migration does: one summary line per change (for the file's header) and the SQL
+/// statements, in the order they run.
+public struct MigrationPlan: Hashable, Sendable {
+    /// Human-readable lines: `add column customer.phone (TEXT NOT NULL DEFAULT '')`.
+    public var changes: [String] = []
+    /// The statements, without trailing semicolons.
+    public var statements: [String] = []
+
+    /// Creates a plan.
+    public init(changes: [String] = [], statements: [String] = []) {
+        self.changes = changes
+        self.statements = statements
+    }
+
+    /// True when the schema did not change.
+    public var isEmpty: Bool { statements.isEmpty }
+}
+
+/// A migration the planner will not write, with what to do about each problem.
+public struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
+    /// One sentence per problem, each saying what to do.
+    public var problems: [String]
+
+    /// Creates the error.
+    public init(_ problems: [String]) { self.problems = problems }
+
+    public var description: String { problems.joined(separator: "\n") }
+}
+
+/// Plans the migration that turns the database built by the existing migrations into the
+/// declared schema, without losing data.
+///
+/// - Renames happen only through `renamedFrom` (tables and columns), as `ALTER TABLE … RENAME`.
+/// - Added and dropped columns use `ALTER TABLE … ADD COLUMN` / `DROP COLUMN` when SQLite
+///   allows it; every other change rebuilds the table with SQLite's 12-step procedure (create
+///   `new_X`, copy with explicit column lists, drop `X`, rename, recreate indexes, triggers and
+///   the views that use it), keeping its AUTOINCREMENT counter.
+/// - Dropping a table or column is refused without `allowDestructive`; a new NOT NULL column
+///   without a default, or a column that becomes NOT NULL without a default to fill its NULLs,
+///   is refused always.
+/// - The plan is checked before it is returned: applied to the replayed database it must
+///   produce exactly the declared structure.
+///
+/// ```swift
+/// let plan = try MigrationPlanner.plan(schema: schema, migrations: try MigrationFiles.load(schemaPath: path))
+/// if !plan.isEmpty { print(MigrationRenderer.render(plan, version: 2, name: "add_phone", schemaFile: "Shop.schema.yml")) }
+/// ```
+public enum MigrationPlanner {
+    /// What the planner may do.
+    public struct Options: Hashable, Sendable {
+        /// Allow dropping tables and columns (their data is deleted).
+        public var allowDestructive: Bool
+
+        /// Creates options.
+        public init(allowDestructive: Bool = false) {
+            self.allowDestructive = allowDestructive
+        }
+    }
+
+    /// The migration from the database that `migrations` build to `schema`.
+    public static func plan(schema: Schema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
+        let db = try MigrationReplay.replay(migrations)
+        return try db.writeWithoutTransaction { conn in try plan(schema: schema, current: conn, options: options) }
+    }
+
+    /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
+    /// database: the plan is applied to it to check it.
+    public static func plan(schema: Schema, current conn: Connection, options: Options = Options()) throws -> MigrationPlan {
+        let declared = try MigrationReplay.declaredStructure(of: schema)
+        var plan = MigrationPlan()
+        var problems: [String] = []
+
+        // 1. Renames, applied to the scratch database right away so that everything after
+        //    compares by the new names.
+        var renames: [String] = []
+        var before = try SchemaIntrospector.introspect(conn)
+        for table in schema.tables {
+            guard let from = table.renamedFrom, before.table(named: table.sqlName) == nil, let old = before.table(named: from) else { continue }
+            renames.append("ALTER TABLE \(q(old.name)) RENAME TO \(q(table.sqlName))")
+            plan.changes.append("rename table \(old.name) to \(table.sqlName)")
+        }
+        try renames.forEach { try conn.execute(sql: $0) }
+        before = try SchemaIntrospector.introspect(conn)
+        let columnRenamesStart = renames.count
+        for table in schema.tables {
+            guard let old = before.table(named: table.sqlName) else { continue }
+            for column in table.columns {
+                guard let from = column.renamedFrom, old.column(named: column.sqlName) == nil,
+                    let oldColumn = old.column(named: from),
+                    !table.columns.contains(where: { $0.sqlName.lowercased() == from.lowercased() })
+                else { continue }
+                renames.append("ALTER TABLE \(q(old.name)) RENAME COLUMN \(q(oldColumn.name)) TO \(q(column.sqlName))")
+                plan.changes.append("rename column \(old.name).\(oldColumn.name) to \(column.sqlName)")
+            }
+        }
+        try renames[columnRenamesStart...].forEach { try conn.execute(sql: $0) }
+        let current = try SchemaIntrospector.introspect(conn)
+
+        // 2. Tables.
+        var tableSteps: [String] = []
+        var dropTableSteps: [String] = []
+        var rebuilt: Set<String> = []
+        var created: Set<String> = []
+        let newTables = declared.tables.filter { current.table(named: $0.name) == nil }
+        let droppedTables = current.tables.filter { declared.table(named: $0.name) == nil }
+        for table in droppedTables {
+            if !options.allowDestructive {
+                if let twin = newTables.first(where: { sameShape($0, table) }) {
+                    problems.append(
+                        "table \(table.name) is no longer declared and the new table \(twin.name) has the same columns: if \(twin.name) is \(table.name) renamed, add `renamedFrom: \(table.name)` to it; to drop \(table.name) and create \(twin.name), pass --allow-destructive")
+                } else {
+                    problems.append(
+                        "table \(table.name) is no longer declared: dropping it deletes its rows; pass --allow-destructive to drop it, or add `renamedFrom: \(table.name)` to the table that replaces it")
+                }
+            }
+            dropTableSteps.append("DROP TABLE \(q(table.name))")
+        }
+        for table in DeclaredDDL.dependencyOrder(schema) {
+            guard let new = declared.table(named: table.sqlName) else { continue }
+            guard let old = current.table(named: new.name) else {
+                tableSteps.append(new.sql)
+                created.insert(new.name.lowercased())
+                plan.changes.append("create table \(new.name)")
+                continue
+            }
+            let outcome = planTable(old: old, new: new, current: current, options: options)
+            problems += outcome.problems
+            tableSteps += outcome.statements
+            plan.changes += outcome.changes
+            if outcome.rebuilt { rebuilt.insert(new.name.lowercased()) }
+        }
+        for table in droppedTables {
+            plan.changes.append("drop table \(table.name) (its rows are deleted)")
+        }
+
+        // 3. Indexes: a rebuilt or new table gets all of its indexes; elsewhere only the ones
+        //    that are new or changed. Indexes go before columns are dropped and come back last.
+        let goneWithTable = rebuilt.union(droppedTables.map { $0.name.lowercased() })
+        var dropIndexSteps: [String] = []
+        var createIndexSteps: [String] = []
+        for index in current.indexes where !goneWithTable.contains(index.table.lowercased()) {
+            if let kept = declared.index(named: index.name), kept.isStructurallyEqual(to: index) { continue }
+            dropIndexSteps.append("DROP INDEX \(q(index.name))")
+            if declared.index(named: index.name) == nil { plan.changes.append("drop index \(index.name)") }
+        }
+        for index in declared.indexes {
+            let table = index.table.lowercased()
+            if !rebuilt.contains(table) && !created.contains(table), let existing = current.index(named: index.name),
+                existing.isStructurallyEqual(to: index)
+            {
+                continue
+            }
+            createIndexSteps.append(index.sql)
+            if !rebuilt.contains(table) {
+                plan.changes.append("\(current.index(named: index.name) == nil ? "create" : "recreate") index \(index.name) (\(index.summary))")
+            }
+        }
+
+        // 4. Views that use a rebuilt table are dropped before and recreated after; a rebuilt
+        //    table's triggers are recreated (DROP TABLE dropped them).
+        let viewsToKeep = current.views.filter { view in rebuilt.contains { SQLTokenizer.mentions(view.sql, name: $0) } }
+        let triggersToKeep = current.triggers.filter { rebuilt.contains($0.table.lowercased()) }
+        for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
+        for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) after the rebuild") }
+
+        if !problems.isEmpty { throw MigrationPlanningError(problems) }
+
+        let remaining =
+            dropIndexSteps + viewsToKeep.map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps + createIndexSteps
+            + triggersToKeep.map(\.sql) + viewsToKeep.map(\.sql)
+        plan.statements = renames + remaining
+
+        // 5. Check: the plan applied to the replayed database gives the declared structure.
+        if !remaining.isEmpty {
+            try conn.execute(sql: "PRAGMA foreign_keys = OFF")
+            do {
+                for statement in remaining { try conn.execute(sql: statement) }
+            } catch {
+                throw MigrationPlanningError(["the planned migration does not run (\(error)); this is a bug in Strata: write this migration by hand"])
+            }
+        }
+        let result = SchemaDiff.differences(from: try SchemaIntrospector.introspect(conn), to: declared)
+        if !result.isEmpty {
+            throw MigrationPlanningError([
+                "the planned migration does not produce the declared schema (\(result.joined(separator: "; "))); this is a bug in Strata: write this migration by hand"
+            ])
+        }
+        return plan
+    }
+
+    struct TableOutcome {
+        var statements: [String] = []
+        var changes: [String] = []
+        var problems: [String] = []
+        var rebuilt = false
+    }
+
+    /// The steps for one table that exists on both sides (after renames).
+    static func planTable(old: DatabaseTable, new: DatabaseTable, current: DatabaseSchema, options: Options) -> TableOutcome {
+        var outcome = TableOutcome()
+        let name = new.name
+        let added = new.columns.filter { old.column(named: $0.name) == nil }
+        let dropped = old.columns.filter { new.column(named: $0.name) == nil }
+        let addedNames = Set(added.map { $0.name.lowercased() })
+
+        for column in dropped where !options.allowDestructive {
+            if let twin = added.first(where: { $0.type == column.type }) {
+                outcome.problems.append(
+                    "column \(name).\(column.name) is no longer declared and the new column \(name).\(twin.name) has the same type: if it is a rename, add `renamedFrom: \(column.name)` to \(twin.name); to drop \(column.name) and add \(twin.name), pass --allow-destructive")
+            } else {
+                outcome.problems.append(
+                    "column \(name).\(column.name) is no longer declared: dropping it deletes its values; pass --allow-destructive to drop it, or add `renamedFrom: \(column.name)` to the column that replaces it")
+            }
+        }
+        for column in added where column.isNotNull && column.normalizedDefault == nil && !isRowidAlias(column, in: new) {
+            outcome.problems.append(
+                "column \(name).\(column.name) is new and NOT NULL without a default, so the existing rows would have no value for it: add a `default:` (it fills the existing rows) or make it optional")
+        }
+
+        var reasons: [String] = []
+        for column in new.columns {
+            guard let oldColumn = old.column(named: column.name) else { continue }
+            let phrases = SchemaDiff.columnChanges(from: oldColumn, to: column)
+            if !phrases.isEmpty { reasons.append("\(column.name) \(phrases.joined(separator: ", "))") }
+            if !oldColumn.isNotNull && column.isNotNull && column.normalizedDefault == nil {
+                outcome.problems.append(
+                    "column \(name).\(column.name) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional")
+            }
+        }
+        if old.primaryKey.map({ $0.lowercased() }) != new.primaryKey.map({ $0.lowercased() }) {
+            reasons.append("primary key becomes (\(new.primaryKey.joined(separator: ", ")))")
+        }
+        if old.isStrict != new.isStrict { reasons.append(new.isStrict ? "becomes STRICT" : "stops being STRICT") }
+        if old.isWithoutRowid != new.isWithoutRowid { reasons.append("WITHOUT ROWID changes") }
+        if old.isAutoincrement != new.isAutoincrement { reasons.append(new.isAutoincrement ? "gains AUTOINCREMENT" : "loses AUTOINCREMENT") }
+        for key in new.foreignKeys where !old.foreignKeyKeys.contains(key.normalized) {
+            let onAddedColumn = key.columns.count == 1 && addedNames.contains(key.columns[0].lowercased())
+                && new.column(named: key.columns[0])?.normalizedDefault == nil
+            if !onAddedColumn { reasons.append("add foreign key \(key.summary)") }
+        }
+        for key in old.foreignKeys where !new.foreignKeyKeys.contains(key.normalized) {
+            reasons.append("drop foreign key \(key.summary)")
+        }
+        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+            reasons.append("add UNIQUE (\(unique.joined(separator: ", ")))")
+        }
+        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+            reasons.append("drop UNIQUE (\(unique.joined(separator: ", ")))")
+        }
+        let addedChecks = Set(added.flatMap(\.checks))
+        for check in new.allChecks.subtracting(old.allChecks).sorted() where !addedChecks.contains(check) {
+            reasons.append("add CHECK (\(check))")
+        }
+        for check in old.allChecks.subtracting(new.allChecks).sorted() {
+            reasons.append("drop CHECK (\(check))")
+        }
+        for column in added where column.primaryKeyPosition > 0 || column.hasNonConstantDefault {
+            reasons.append("add column \(column.name) (\(column.primaryKeyPosition > 0 ? "a key column" : "a non-constant default") needs a rebuild)")
+        }
+        for column in dropped where !canDropWithAlter(column, from: old, current: current) {
+            reasons.append("drop column \(column.name) (indexed, unique, key, checked or referenced)")
+        }
+
+        if reasons.isEmpty {
+            for column in added {
+                var definition = column.definition
+                if let key = new.foreignKeys.first(where: { $0.columns.count == 1 && $0.columns[0].lowercased() == column.name.lowercased() }) {
+                    definition += " REFERENCES \(q(key.parentTable)) (\(key.parentColumns.map(q).joined(separator: ", ")))"
+                    if key.onDelete != "NO ACTION" { definition += " ON DELETE \(key.onDelete)" }
+                    if key.onUpdate != "NO ACTION" { definition += " ON UPDATE \(key.onUpdate)" }
+                }
+                outcome.statements.append("ALTER TABLE \(q(name)) ADD COLUMN \(q(column.name)) \(definition)")
+                outcome.changes.append("add column \(name).\(column.name) (\(definition))")
+            }
+            for column in dropped {
+                outcome.statements.append("ALTER TABLE \(q(name)) DROP COLUMN \(q(column.name))")
+                outcome.changes.append("drop column \(name).\(column.name) (its values are deleted)")
+            }
+            return outcome
+        }
+
+        // The 12-step rebuild.
+        outcome.rebuilt = true
+        let summary = added.filter { column in !reasons.contains { $0.hasPrefix("add column \(column.name) ") } }.map { "add column \($0.name)" }
+            + reasons + dropped.filter { column in !reasons.contains { $0.hasPrefix("drop column \(column.name) ") } }.map { "drop column \($0.name)" }
+        outcome.changes.append("rebuild table \(name): \(summary.joined(separator: "; "))")
+        var temporary = "new_\(name)"
+        while current.table(named: temporary) != nil { temporary = "new_" + temporary }
+        outcome.statements.append(SQLTokenizer.renamingCreateTable(new.sql, to: q(temporary)))
+        let copied = new.columns.compactMap { column -> (String, String)? in
+            guard let oldColumn = old.column(named: column.name) else { return nil }
+            if !oldColumn.isNotNull, column.isNotNull, let fill = column.defaultSQL {
+                return (q(column.name), "coalesce(\(q(oldColumn.name)), \(fill))")
+            }
+            return (q(column.name), q(oldColumn.name))
+        }
+        if !copied.isEmpty {
+            outcome.statements.append(
+                "INSERT INTO \(q(temporary)) (\(copied.map(\.0).joined(separator: ", ")))\n  SELECT \(copied.map(\.1).joined(separator: ", ")) FROM \(q(name))")
+        }
+        if old.isAutoincrement && new.isAutoincrement {
+            // Keep the AUTOINCREMENT counter: hand X's sqlite_sequence row to new_X before X
+            // is dropped (DROP TABLE deletes it); the rename carries it back to X.
+            outcome.statements.append("DELETE FROM sqlite_sequence WHERE name = \(literal(temporary))")
+            outcome.statements.append("UPDATE sqlite_sequence SET name = \(literal(temporary)) WHERE name = \(literal(name))")
+        }
+        outcome.statements.append("DROP TABLE \(q(name))")
+        outcome.statements.append("ALTER TABLE \(q(temporary)) RENAME TO \(q(name))")
+        return outcome
+    }
+
+    /// Whether `ALTER TABLE DROP COLUMN` can drop `column`: it is not part of a key, a UNIQUE
+    /// constraint, an index, a CHECK, a foreign key (either side), a trigger or a view.
+    static func canDropWithAlter(_ column: DatabaseColumn, from table: DatabaseTable, current: DatabaseSchema) -> Bool {
+        let name = column.name.lowercased()
+        if column.primaryKeyPosition > 0 { return false }
+        if table.uniqueKeys.contains(where: { $0.contains(name) }) { return false }
+        for index in current.indexes(on: table.name) {
+            if index.columns.contains(where: { $0.lowercased() == name || $0.hasPrefix("<") }) { return false }
+            if let condition = index.whereClause, SQLTokenizer.mentions(condition, name: name) { return false }
+        }
+        if table.allChecks.contains(where: { SQLTokenizer.mentions($0, name: name) }) { return false }
+        if table.foreignKeys.contains(where: { $0.columns.contains { $0.lowercased() == name } }) { return false }
+        for other in current.tables {
+            for key in other.foreignKeys where key.parentTable.lowercased() == table.name.lowercased() {
+                if key.parentColumns.contains(where: { $0.lowercased() == name }) { return false }
+            }
+        }
+        let sqlOfOthers = current.triggers.map(\.sql) + current.views.map(\.sql)
+        if sqlOfOthers.contains(where: { SQLTokenizer.mentions($0, name: name) }) { return false }
+        return true
+    }
+
+    /// An `INTEGER PRIMARY KEY` of a rowid table: SQLite fills it by itself.
+    static func isRowidAlias(_ column: DatabaseColumn, in table: DatabaseTable) -> Bool {
+        table.primaryKey.count == 1 && column.primaryKeyPosition == 1 && column.type == "INTEGER" && !table.isWithoutRowid
+    }
+
+    /// Two tables with the same column names and types.
+    static func sameShape(_ a: DatabaseTable, _ b: DatabaseTable) -> Bool {
+        Set(a.columns.map { "\($0.name.lowercased()) \($0.type)" }) == Set(b.columns.map { "\($0.name.lowercased()) \($0.type)" })
+            || a.columns.map(\.type) == b.columns.map(\.type)
+    }
+
+    static func q(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
+    static func literal(_ text: String) -> String { SQLRenderer.quoteLiteral(text) }
+}
+
+/// Builds the structures the planner and the verifier compare, through the runtime.
+public enum MigrationReplay {
+    /// A new in-memory database with `migrations` applied by the runtime's ``Migrator``.
+    public static func replay(_ migrations: [Migration]) throws -> Database {
+        let db = try Database.inMemory()
+        try Migrator(migrations: migrations).migrate(db)
+        return db
+    }
+
+    /// The structure `migrations` produce.
+    public static func structure(after migrations: [Migration]) throws -> DatabaseSchema {
+        let db = try replay(migrations)
+        return try db.read { conn in try SchemaIntrospector.introspect(conn) }
+    }
+
+    /// The DDL of `schema`: tables in dependency order, then indexes.
+    public static func declaredStatements(of schema: Schema) -> [String] {
+        DeclaredDDL.statements(for: schema)
+    }
+
+    /// The structure `schema` declares: its DDL executed in an in-memory database and
+    /// introspected, so it compares with a replayed one on equal terms.
+    public static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
+        let db = try Database.inMemory()
+        return try db.writeWithoutTransaction { conn in
+            for statement in declaredStatements(of: schema) {
+                try conn.execute(sql: statement)
+            }
+            return try SchemaIntrospector.introspect(conn)
+        }
+    }
+}

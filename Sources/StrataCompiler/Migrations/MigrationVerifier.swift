@@ -1,0 +1,48 @@
+import Strata
+
+/// Checks that a schema's migrations produce exactly the schema it declares.
+///
+/// The build plugin and the generator call ``verify(schema:schemaPath:)``: a difference becomes
+/// one error at the schema file's first line that names the command to run.
+///
+/// ```swift
+/// let diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: "Sources/App/Shop.schema.yml")
+/// // Sources/App/Shop.schema.yml:1:1: error: the schema differs from its migrations: column customer.phone is declared but missing; run '…'
+/// ```
+public enum MigrationVerifier {
+    /// The differences between the structure the migrations build and the declared one.
+    public static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
+        SchemaDiff.differences(
+            from: try MigrationReplay.structure(after: migrations), to: try MigrationReplay.declaredStructure(of: schema))
+    }
+
+    /// Diagnostics for the schema at `schemaPath` and the migrations beside it; empty when they agree.
+    public static func verify(schema: Schema, schemaPath: String) -> [Diagnostic] {
+        let location = SourceLocation(file: schemaPath, line: 1, column: 1)
+        let migrations: [Migration]
+        do {
+            migrations = try MigrationFiles.load(schemaPath: schemaPath)
+        } catch let error as DiagnosticsError {
+            return error.diagnostics
+        } catch {
+            return [Diagnostic(at: location, "cannot read the migrations: \(error)")]
+        }
+        return verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+    }
+
+    /// Diagnostics for `schema` against `migrations`.
+    public static func verify(schema: Schema, schemaPath: String, migrations: [Migration]) -> [Diagnostic] {
+        let location = SourceLocation(file: schemaPath, line: 1, column: 1)
+        let command = "run 'swift run strata migration new \(schemaPath) --name <name>'"
+        let found: [String]
+        do {
+            found = try differences(schema: schema, migrations: migrations)
+        } catch let error as StrataError {
+            return [Diagnostic(at: location, "the migrations of this schema do not run: \(error.message)")]
+        } catch {
+            return [Diagnostic(at: location, "the migrations of this schema do not run: \(error)")]
+        }
+        guard !found.isEmpty else { return [] }
+        return [Diagnostic(at: location, "the schema differs from its migrations: \(found.joined(separator: "; ")); \(command)")]
+    }
+}

@@ -1,0 +1,268 @@
+/// A small SQL tokenizer: just enough to read the parts of `sqlite_master.sql` that the pragmas
+/// do not report (CHECK constraints, a partial index's WHERE, AUTOINCREMENT, a column's
+/// definition text) and to compare SQL fragments by structure rather than by spelling
+/// (case, quoting and whitespace do not matter; string literals do).
+struct SQLToken: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        /// A keyword, a bare identifier or a number.
+        case word
+        /// `"name"`, `[name]` or `` `name` ``; `value` is the unquoted name.
+        case quotedIdentifier
+        /// `'text'`, kept as written.
+        case string
+        /// Punctuation or an operator.
+        case symbol
+    }
+
+    var kind: Kind
+    /// The token as written.
+    var text: String
+    /// For identifiers the unquoted name, otherwise `text`.
+    var value: String
+    /// Where the token is in the source.
+    var range: Range<String.Index>
+
+    /// True for a word or quoted identifier spelled `name` (case-insensitive).
+    func isName(_ name: String) -> Bool {
+        (kind == .word || kind == .quotedIdentifier) && value.lowercased() == name.lowercased()
+    }
+
+    /// True for the keyword `word` (case-insensitive, not quoted).
+    func isKeyword(_ word: String) -> Bool {
+        kind == .word && text.uppercased() == word
+    }
+
+    /// The canonical spelling used for structural comparison.
+    var canonical: String {
+        switch kind {
+        case .word, .quotedIdentifier: value.lowercased()
+        case .string, .symbol: text
+        }
+    }
+}
+
+enum SQLTokenizer {
+    /// The tokens of `sql`, without whitespace and comments.
+    static func tokenize(_ sql: String) -> [SQLToken] {
+        var tokens: [SQLToken] = []
+        let scalars = sql.unicodeScalars
+        var index = scalars.startIndex
+        func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+                || scalar.value > 127
+        }
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let start = index
+            if scalar.properties.isWhitespace {
+                index = scalars.index(after: index)
+                continue
+            }
+            // Comments.
+            if scalar == "-", let next = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
+                next < scalars.endIndex, scalars[next] == "-"
+            {
+                while index < scalars.endIndex && scalars[index] != "\n" { index = scalars.index(after: index) }
+                continue
+            }
+            if scalar == "/", let next = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
+                next < scalars.endIndex, scalars[next] == "*"
+            {
+                index = scalars.index(after: next)
+                while index < scalars.endIndex {
+                    if scalars[index] == "*", let after = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
+                        after < scalars.endIndex, scalars[after] == "/"
+                    {
+                        index = scalars.index(after: after)
+                        break
+                    }
+                    index = scalars.index(after: index)
+                }
+                continue
+            }
+            // Quoted: strings and identifiers; a doubled closing quote stands for itself.
+            if scalar == "'" || scalar == "\"" || scalar == "`" || scalar == "[" {
+                let close: Unicode.Scalar = scalar == "[" ? "]" : scalar
+                var value = String.UnicodeScalarView()
+                index = scalars.index(after: index)
+                while index < scalars.endIndex {
+                    if scalars[index] == close {
+                        let after = scalars.index(after: index)
+                        if close != "]", after < scalars.endIndex, scalars[after] == close {
+                            value.append(close)
+                            index = scalars.index(after: after)
+                            continue
+                        }
+                        index = after
+                        break
+                    }
+                    value.append(scalars[index])
+                    index = scalars.index(after: index)
+                }
+                let text = String(sql[start..<index])
+                if scalar == "'" {
+                    tokens.append(SQLToken(kind: .string, text: text, value: text, range: start..<index))
+                } else {
+                    tokens.append(SQLToken(kind: .quotedIdentifier, text: text, value: String(value), range: start..<index))
+                }
+                continue
+            }
+            if isWordScalar(scalar) {
+                while index < scalars.endIndex && isWordScalar(scalars[index]) { index = scalars.index(after: index) }
+                // A number with a fraction or exponent: 1.5, 1e10.
+                if ("0"..."9").contains(scalar), index < scalars.endIndex, scalars[index] == "." {
+                    index = scalars.index(after: index)
+                    while index < scalars.endIndex && isWordScalar(scalars[index]) { index = scalars.index(after: index) }
+                }
+                let text = String(sql[start..<index])
+                tokens.append(SQLToken(kind: .word, text: text, value: text, range: start..<index))
+                continue
+            }
+            // Operators: group the characters that combine (<=, <>, ==, !=, ||, <<, >>).
+            let combining: Set<Unicode.Scalar> = ["<", ">", "=", "!", "|"]
+            index = scalars.index(after: index)
+            if combining.contains(scalar) {
+                while index < scalars.endIndex && combining.contains(scalars[index]) { index = scalars.index(after: index) }
+            }
+            let text = String(sql[start..<index])
+            tokens.append(SQLToken(kind: .symbol, text: text, value: text, range: start..<index))
+        }
+        return tokens
+    }
+
+    /// A canonical form of an SQL fragment: keywords and identifiers lower-cased and unquoted,
+    /// one space between tokens, redundant outer parentheses removed.
+    static func normalize(_ sql: String) -> String {
+        normalize(tokenize(sql)[...])
+    }
+
+    static func normalize(_ tokens: ArraySlice<SQLToken>) -> String {
+        var tokens = tokens
+        while tokens.count >= 2, tokens.first?.text == "(", tokens.last?.text == ")",
+            matchingClose(in: Array(tokens), from: 0) == tokens.count - 1
+        {
+            tokens = tokens.dropFirst().dropLast()
+        }
+        return tokens.map(\.canonical).joined(separator: " ")
+    }
+
+    /// The index of the `)` that closes the `(` at `open` in `tokens`.
+    static func matchingClose(in tokens: [SQLToken], from open: Int) -> Int? {
+        var depth = 0
+        for index in open..<tokens.count {
+            if tokens[index].text == "(" { depth += 1 }
+            if tokens[index].text == ")" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
+    }
+
+    /// The comma-separated elements between the parentheses that start at `open`, each as a
+    /// range of token indices.
+    static func elements(of tokens: [SQLToken], open: Int) -> [Range<Int>] {
+        guard let close = matchingClose(in: tokens, from: open) else { return [] }
+        var result: [Range<Int>] = []
+        var depth = 0
+        var start = open + 1
+        for index in (open + 1)..<close {
+            let text = tokens[index].text
+            if text == "(" { depth += 1 }
+            if text == ")" { depth -= 1 }
+            if text == ",", depth == 0 {
+                result.append(start..<index)
+                start = index + 1
+            }
+        }
+        if start < close { result.append(start..<close) }
+        return result
+    }
+
+    /// The expressions of every `CHECK (…)` within `range` of `tokens`, normalized.
+    static func checks(in tokens: [SQLToken], range: Range<Int>) -> [String] {
+        var result: [String] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if tokens[index].isKeyword("CHECK"), index + 1 < range.upperBound, tokens[index + 1].text == "(",
+                let close = matchingClose(in: tokens, from: index + 1)
+            {
+                result.append(normalize(tokens[(index + 2)..<close]))
+                index = close + 1
+                continue
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// The parsed body of a `CREATE TABLE` statement.
+    struct CreateTable {
+        /// Column definitions: the column name, its check expressions and the definition text
+        /// after the name.
+        var columns: [(name: String, checks: [String], definition: String)] = []
+        /// CHECK constraints written as table constraints.
+        var tableChecks: [String] = []
+        /// Whether `AUTOINCREMENT` appears.
+        var hasAutoincrement = false
+    }
+
+    /// Reads the column definitions and checks of a `CREATE TABLE` statement.
+    static func parseCreateTable(_ sql: String) -> CreateTable {
+        let tokens = tokenize(sql)
+        var result = CreateTable()
+        result.hasAutoincrement = tokens.contains { $0.isKeyword("AUTOINCREMENT") }
+        guard let open = tokens.firstIndex(where: { $0.text == "(" }) else { return result }
+        let constraintWords: Set<String> = ["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"]
+        for element in elements(of: tokens, open: open) where !element.isEmpty {
+            let first = tokens[element.lowerBound]
+            if first.kind == .word, constraintWords.contains(first.text.uppercased()) {
+                result.tableChecks += checks(in: tokens, range: element)
+            } else {
+                let definition: String
+                if element.count > 1 {
+                    definition = String(sql[tokens[element.lowerBound + 1].range.lowerBound..<tokens[element.upperBound - 1].range.upperBound])
+                } else {
+                    definition = ""
+                }
+                result.columns.append((first.value, checks(in: tokens, range: element), definition))
+            }
+        }
+        return result
+    }
+
+    /// The normalized condition of a partial index (`CREATE INDEX … WHERE condition`).
+    static func indexWhereClause(_ sql: String) -> String? {
+        let tokens = tokenize(sql)
+        guard let open = tokens.firstIndex(where: { $0.text == "(" }),
+            let close = matchingClose(in: tokens, from: open),
+            let keyword = tokens[(close + 1)...].firstIndex(where: { $0.isKeyword("WHERE") })
+        else { return nil }
+        return normalize(tokens[(keyword + 1)...])
+    }
+
+    /// `sql` (a `CREATE TABLE`) with the table's name replaced by `name` (already quoted).
+    static func renamingCreateTable(_ sql: String, to name: String) -> String {
+        let tokens = tokenize(sql)
+        // CREATE [TEMP] TABLE [IF NOT EXISTS] name
+        guard let table = tokens.firstIndex(where: { $0.isKeyword("TABLE") }) else { return sql }
+        var index = table + 1
+        if index + 2 < tokens.count, tokens[index].isKeyword("IF"), tokens[index + 1].isKeyword("NOT"),
+            tokens[index + 2].isKeyword("EXISTS")
+        {
+            index += 3
+        }
+        guard index < tokens.count else { return sql }
+        var range = tokens[index].range
+        // schema.name
+        if index + 2 < tokens.count, tokens[index + 1].text == "." { range = range.lowerBound..<tokens[index + 2].range.upperBound }
+        var result = sql
+        result.replaceSubrange(range, with: name)
+        return result
+    }
+
+    /// Whether `sql` mentions the identifier `name` anywhere.
+    static func mentions(_ sql: String, name: String) -> Bool {
+        tokenize(sql).contains { $0.isName(name) }
+    }
+}
