@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
+        .executable(name: "StrataCLI", targets: ["StrataCLI"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
     ],
     dependencies: [
@@ -35,10 +36,21 @@ let package = Package(
         .plugin(
             name: "StrataPlugin",
             capability: .buildTool(),
-            dependencies: ["StrataCLI"]
+            dependencies: [.target(name: "StrataCLI")]
+        ),
+        .executableTarget(
+            name: "LibraryDemo",
+            dependencies: ["Strata"],
+            path: "Examples/LibraryDemo",
+            plugins: ["StrataPlugin"]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StrataIntegrationTests",
+            dependencies: ["Strata"],
+            plugins: ["StrataPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

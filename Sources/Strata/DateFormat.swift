@@ -55,6 +55,13 @@ public enum DateFormat {
         return byteCount
     }
 
+    /// `date` at the precision it is stored with (the millisecond, rounded as ``write(_:into:)``
+    /// rounds), so a record returned by an insert equals the one read back.
+    @inlinable
+    public static func rounded(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(Int64((date.timeIntervalSince1970 * 1000).rounded())) / 1000)
+    }
+
     /// The text form of `date`.
     public static func string(from date: Date) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { buffer in

@@ -1,0 +1,111 @@
+/// What every generated `<Record>DAO` shares: fetching with an optional SQL condition,
+/// ordering, limit and offset; counting; existence; update-all and delete-all; cursors.
+///
+/// Generated code supplies the table's SQL and a row decoder; the methods here build the
+/// statement, bind the arguments (never spliced into the SQL) and decode by column index.
+///
+/// ```swift
+/// let recent = try BookDAO(conn).fetchAll(where: "publishedAt > ?", ["2020-01-01"], orderBy: "title", limit: 20)
+/// let count = try BookDAO(conn).count(where: "price IS NULL")
+/// ```
+public protocol RecordDAO {
+    /// The record type the table maps to.
+    associatedtype Record
+
+    /// The connection the DAO runs on.
+    var conn: Connection { get }
+
+    /// The quoted SQL name of the table.
+    static var tableSQLName: String { get }
+
+    /// `SELECT <every column, in record order> FROM <table>`.
+    static var selectSQL: String { get }
+
+    /// Reads one record from the current row of a statement made from ``selectSQL``.
+    static func decode(_ statement: Statement) throws -> Record
+}
+
+extension RecordDAO {
+    @usableFromInline
+    static func sql(_ base: String, where condition: String?, orderBy: String?, limit: Int?, offset: Int?) -> String {
+        guard condition != nil || orderBy != nil || limit != nil || offset != nil else { return base }
+        var sql = base
+        if let condition { sql += " WHERE " + condition }
+        if let orderBy { sql += " ORDER BY " + orderBy }
+        if let limit {
+            sql += " LIMIT \(limit)"
+        } else if offset != nil {
+            sql += " LIMIT -1"
+        }
+        if let offset { sql += " OFFSET \(offset)" }
+        return sql
+    }
+
+    /// Every record matching `condition` (all when nil), in `orderBy` order, at most `limit`
+    /// of them after skipping `offset`.
+    @inlinable
+    public func fetchAll(
+        where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil,
+        limit: Int? = nil, offset: Int? = nil
+    ) throws -> [Record] {
+        let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset))
+        if !arguments.isEmpty { try statement.bind(arguments) }
+        var records: [Record] = []
+        while try statement.step() {
+            records.append(try Self.decode(statement))
+        }
+        return records
+    }
+
+    /// The first record matching `condition` in `orderBy` order, or nil.
+    @inlinable
+    public func fetchOne(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Record? {
+        let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil))
+        if !arguments.isEmpty { try statement.bind(arguments) }
+        defer { statement.reset() }
+        return try statement.step() ? Self.decode(statement) : nil
+    }
+
+    /// A cursor over the records matching `condition`, read one at a time: for results too
+    /// large to hold in memory.
+    public func cursor(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Cursor<Record> {
+        let statement = try conn.makeStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: nil, offset: nil))
+        if !arguments.isEmpty { try statement.bind(arguments) }
+        return Cursor(statement: statement, decode: Self.decode)
+    }
+
+    /// The number of records matching `condition` (all when nil).
+    public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
+        let statement = try conn.cachedStatement(
+            sql: Self.sql("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil))
+        if !arguments.isEmpty { try statement.bind(arguments) }
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// True when at least one record matches `condition` (any record when nil).
+    public func exists(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Bool {
+        let inner = Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        let statement = try conn.cachedStatement(sql: "SELECT EXISTS (\(inner))")
+        if !arguments.isEmpty { try statement.bind(arguments) }
+        defer { statement.reset() }
+        return try statement.step() && statement.bool(at: 0)
+    }
+
+    /// Runs `UPDATE <table> SET <assignments> WHERE <condition>` and returns the number of
+    /// rows changed. Arguments bind the `?`s of `assignments`, then those of `condition`.
+    @discardableResult
+    public func updateAll(set assignments: String, where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
+        let sql = Self.sql("UPDATE \(Self.tableSQLName) SET \(assignments)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        try conn.execute(sql: sql, arguments: arguments)
+        return conn.changes
+    }
+
+    /// Deletes the records matching `condition` (all when nil) and returns how many.
+    @discardableResult
+    public func deleteAll(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
+        let sql = Self.sql("DELETE FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        try conn.execute(sql: sql, arguments: arguments)
+        return conn.changes
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import StrataCompiler
+
+extension StrataCommand {
+    /// `strata generate <schema> --output <dir>`: writes the Swift code of a schema.
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Generate the Swift code of a schema file.",
+            discussion: """
+                Writes one Swift file per schema: records, DAOs, named queries, the database namespace and the \
+                embedded migrations. The file is rewritten only when its bytes change. Problems are printed to \
+                standard error as `path:line:column: error: message` and the exit code is 1.
+                """
+        )
+
+        @Argument(help: "The schema file (<Name>.schema.yml).")
+        var schema: String
+
+        @Option(name: .long, help: "The directory to write <Name>.swift into.")
+        var output: String?
+
+        @Option(name: .long, help: "The exact file to write (the build plugin uses this).")
+        var outputFile: String?
+
+        func validate() throws {
+            if (output == nil) == (outputFile == nil) {
+                throw ValidationError("pass exactly one of --output <dir> and --output-file <file>")
+            }
+        }
+
+        func run() throws {
+            let swift: String
+            do {
+                swift = try Generator.generate(schemaPath: schema)
+            } catch let error as DiagnosticsError {
+                for diagnostic in error.diagnostics {
+                    FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                }
+                throw ExitCode(1)
+            }
+            let path = outputFile ?? URL(fileURLWithPath: output ?? ".").appendingPathComponent(Generator.schemaStem(of: schema) + ".swift").path
+            let wrote = try Generator.writeIfChanged(swift, to: path)
+            if outputFile == nil {  // the build plugin passes --output-file and wants a quiet build log
+                FileHandle.standardError.write(Data("\(wrote ? "wrote" : "unchanged") \(path)\n".utf8))
+            }
+        }
+    }
+}

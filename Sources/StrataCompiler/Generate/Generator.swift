@@ -1,0 +1,104 @@
+import Foundation
+import Strata
+
+/// The whole compile of one schema file: load and validate the YAML, load its migrations and
+/// check that replaying them gives the declared schema, check the generated SQL against a real
+/// SQLite, and render the Swift source.
+///
+/// ```swift
+/// let swift = try Generator.generate(schemaPath: "Sources/App/Library.schema.yml")
+/// ```
+public enum Generator {
+    /// The Swift source for the schema at `schemaPath`; throws ``DiagnosticsError`` with every
+    /// problem found, each at its `path:line:column`.
+    public static func generate(schemaPath: String) throws -> String {
+        let schema = try SchemaLoader.load(path: schemaPath)
+        let migrations = try MigrationFiles.load(schemaPath: schemaPath)
+        let diagnostics = check(schema, migrations: migrations, schemaPath: schemaPath)
+            + MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            throw DiagnosticsError(diagnostics)
+        }
+        return render(schema, migrations: migrations, schemaPath: schemaPath)
+    }
+
+    /// Renders a validated schema with its migrations.
+    public static func render(_ schema: Schema, migrations: [Migration], schemaPath: String) -> String {
+        let tables = schema.tables.map { SQLRenderer.createTableSQL($0, in: schema) }
+        let indexes = schema.tables.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
+        return SwiftRenderer.render(
+            SwiftRenderer.Input(
+                schema: schema, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
+                createTableSQL: tables, createIndexSQL: indexes, migrations: migrations))
+    }
+
+    /// Prepares every statement the generated code will run against the schema's DDL in an
+    /// in-memory SQLite, and checks that parameters are numbered as the code binds them.
+    public static func check(_ schema: Schema, migrations: [Migration], schemaPath: String) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let fileStart = SourceLocation(file: schemaPath, line: 1, column: 1)
+        do {
+            let db = try Database.inMemory()
+            try db.writeWithoutTransaction { conn in
+                for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
+                for table in schema.tables {
+                    let plan = DAOPlan(table: table, schema: schema)
+                    let location = table.location ?? fileStart
+                    var statements = [plan.selectSQL, plan.insertSQL, plan.upsertSQL, plan.deleteSQL, plan.findSQL]
+                    if !plan.nonKeyColumns.isEmpty { statements.append(plan.updateSQL) }
+                    if table.autoincrementColumn != nil { statements.append(plan.insertAssigningKeySQL) }
+                    statements += plan.navigations.map(\.sql)
+                    for sql in statements {
+                        do {
+                            _ = try conn.makeStatement(sql: sql)
+                        } catch let error as StrataError {
+                            diagnostics.append(Diagnostic(at: location, "generated SQL is rejected by SQLite: \(error.message)", hint: sql))
+                        }
+                    }
+                    for query in table.queries {
+                        let rendered = plan.querySQL(query)
+                        let location = query.location ?? location
+                        do {
+                            let statement = try conn.makeStatement(sql: rendered.sql)
+                            let names = (0..<Int32(statement.parameterCount)).map { statement.parameterName(at: $0 + 1) ?? "?" }
+                            if names != rendered.parameterNames.map({ ":" + $0 }) {
+                                diagnostics.append(
+                                    Diagnostic(
+                                        at: location,
+                                        "query parameters are \(names.joined(separator: ", ")) in SQLite but \(rendered.parameterNames.map { ":" + $0 }.joined(separator: ", ")) in the generated code",
+                                        hint: "use only :name parameters"))
+                            }
+                        } catch let error as StrataError {
+                            diagnostics.append(Diagnostic(at: location, "query \(query.name) is rejected by SQLite: \(error.message)"))
+                        }
+                    }
+                }
+            }
+        } catch {
+            diagnostics.append(Diagnostic(at: fileStart, "cannot check the schema in SQLite: \(error)"))
+        }
+        return diagnostics
+    }
+
+    /// Writes `contents` to `path` only when the bytes differ, so an unchanged output keeps its
+    /// modification time; returns whether it wrote.
+    @discardableResult
+    public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
+        let data = Data(contents.utf8)
+        if let existing = FileManager.default.contents(atPath: path), existing == data { return false }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        return true
+    }
+
+    /// `Library` for `…/Library.schema.yml`.
+    public static func schemaStem(of path: String) -> String {
+        var name = URL(fileURLWithPath: path).lastPathComponent
+        for suffix in [".schema.yml", ".schema.yaml", ".yml", ".yaml"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+            break
+        }
+        return name
+    }
+}

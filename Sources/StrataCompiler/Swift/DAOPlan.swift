@@ -1,0 +1,139 @@
+/// The SQL and names of one table's DAO, computed once: what the Swift renderer prints and what
+/// tests and the query checker can inspect.
+public struct DAOPlan {
+    /// A named query's final SQL and its parameters in SQLite's numbering order.
+    public struct QuerySQL: Hashable, Sendable {
+        /// The SQL text, with `:name` parameters.
+        public var sql: String
+        /// Distinct parameter names in order of first appearance (SQLite's numbering).
+        public var parameterNames: [String]
+    }
+
+    /// A navigation method along a foreign key.
+    public struct Navigation: Hashable, Sendable {
+        /// The method name (`author`, `books`).
+        public var methodName: String
+        /// The table the method returns records of.
+        public var target: Table
+        /// True for child → parent (`book.author`), false for parent → children.
+        public var isToParent: Bool
+        /// The column of this DAO's record whose value is bound.
+        public var boundColumn: Column
+        /// The foreign-key column (in the child table).
+        public var foreignKeyColumn: Column
+        /// The SQL.
+        public var sql: String
+    }
+
+    let table: Table
+    let schema: Schema
+
+    /// Plans the DAO of `table` in `schema`.
+    public init(table: Table, schema: Schema) {
+        self.table = table
+        self.schema = schema
+    }
+
+    static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
+
+    /// The quoted table name.
+    public var tableName: String { Self.quoted(table.sqlName) }
+    /// The key columns, in key order.
+    public var keyColumns: [Column] { table.primaryKeyColumns }
+    /// The columns outside the key, in declaration order.
+    public var nonKeyColumns: [Column] { table.columns.filter { !table.primaryKey.contains($0.name) } }
+
+    func columnList(_ table: Table) -> String {
+        table.columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
+    }
+
+    func keyCondition(_ columns: [Column]) -> String {
+        columns.map { "\(Self.quoted($0.sqlName)) = ?" }.joined(separator: " AND ")
+    }
+
+    /// `SELECT <columns> FROM <table>`.
+    public var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
+
+    func insert(_ columns: [Column]) -> String {
+        let names = columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return "INSERT INTO \(tableName) (\(names)) VALUES (\(placeholders))"
+    }
+
+    /// Inserts every column.
+    public var insertSQL: String { insert(table.columns) }
+    /// Inserts every column but the autoincrement key.
+    public var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) }
+
+    /// Inserts, or updates every non-key column of the row with the same key.
+    public var upsertSQL: String {
+        let conflict = keyColumns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
+        if nonKeyColumns.isEmpty { return insertSQL + " ON CONFLICT (\(conflict)) DO NOTHING" }
+        let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = excluded.\(Self.quoted($0.sqlName))" }
+        return insertSQL + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ")
+    }
+
+    /// Updates the non-key columns of the row with a key.
+    public var updateSQL: String {
+        let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = ?" }.joined(separator: ", ")
+        return "UPDATE \(tableName) SET \(assignments) WHERE \(keyCondition(keyColumns))"
+    }
+
+    /// Deletes the row with a key.
+    public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
+
+    /// Selects the row with a key.
+    public var findSQL: String { selectSQL + " WHERE \(keyCondition(keyColumns))" }
+
+    /// The SQL of a named query (the same text the front end checked against SQLite).
+    public func querySQL(_ query: Query) -> QuerySQL {
+        let sql = SQLRenderer.selectSQL(query, on: table)
+        return QuerySQL(sql: sql, parameterNames: SQLParameters.names(in: sql))
+    }
+
+    /// The navigation methods: to the parent along each foreign key of this table, then to the
+    /// children along each foreign key of any table that refers to this one.
+    public var navigations: [Navigation] {
+        var used = SwiftRenderer.builtInMethodNames.union(table.queries.map(\.name))
+        func unique(_ name: String) -> String {
+            var candidate = name
+            var counter = 2
+            while used.contains(candidate) {
+                candidate = name + String(counter)
+                counter += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+        var result: [Navigation] = []
+        for column in table.columns {
+            guard let reference = column.references, let parent = schema.table(named: reference.table),
+                let parentColumn = parent.column(named: reference.column)
+            else { continue }
+            var name = column.name
+            for suffix in ["Id", "ID", "_id"] where name.hasSuffix(suffix) && name.count > suffix.count {
+                name = String(name.dropLast(suffix.count))
+                break
+            }
+            if name == column.name { name = SwiftNames.lowerFirst(parent.recordName) }
+            let sql = "SELECT \(columnList(parent)) FROM \(Self.quoted(parent.sqlName)) WHERE \(Self.quoted(parentColumn.sqlName)) = ?"
+            result.append(
+                Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
+        }
+        for child in schema.tables {
+            let references = child.columns.filter { column in
+                guard let reference = column.references else { return false }
+                return schema.table(named: reference.table)?.recordName == table.recordName
+            }
+            for column in references {
+                guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
+                var name = SwiftNames.plural(SwiftNames.lowerFirst(child.recordName))
+                if references.count > 1 { name += "By" + SwiftNames.upperFirst(column.name) }
+                let sql = "SELECT \(columnList(child)) FROM \(Self.quoted(child.sqlName)) WHERE \(Self.quoted(column.sqlName)) = ?"
+                result.append(
+                    Navigation(methodName: unique(name), target: child, isToParent: false, boundColumn: parentColumn, foreignKeyColumn: column, sql: sql))
+            }
+        }
+        return result
+    }
+}

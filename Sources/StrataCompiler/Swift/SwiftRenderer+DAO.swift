@@ -1,0 +1,303 @@
+extension SwiftRenderer {
+    /// The methods every DAO has (from the runtime's `RecordDAO` or generated below); named
+    /// queries and navigation avoid these names.
+    static let builtInMethodNames: Set<String> = [
+        "insert", "upsert", "update", "delete", "find", "fetchAll", "fetchOne", "count", "exists", "updateAll",
+        "deleteAll", "cursor", "decode", "conn",
+    ]
+
+    /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
+    func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        let dao = SwiftNames.identifier(table.recordName + "DAO")
+        let plan = DAOPlan(table: table, schema: schema)
+        var sqlConstants: [(name: String, sql: String, isPublic: Bool)] = [
+            ("tableSQLName", plan.tableName, true),
+            ("selectSQL", plan.selectSQL, true),
+        ]
+
+        out.doc("Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))")
+        out.block("public struct \(dao): RecordDAO") { out in
+            out.line("/// The connection the DAO runs on.")
+            out.line("public let conn: Connection")
+            out.line()
+            out.line("/// A DAO on `conn`; cheap to create, use it inside `read`/`write`.")
+            out.block("public init(_ conn: Connection)") { out in out.line("self.conn = conn") }
+            out.line()
+            renderDecode(table, plan, &out)
+
+            // Insert.
+            out.line()
+            sqlConstants.append(("insertSQL", plan.insertSQL, false))
+            if let auto = table.autoincrementColumn {
+                sqlConstants.append(("insertAssigningKeySQL", plan.insertAssigningKeySQL, false))
+                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, SQLite assigns one.")
+            } else {
+                out.line("/// Inserts `record` and returns it as stored.")
+            }
+            out.line("@discardableResult")
+            out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
+                if let auto = table.autoincrementColumn {
+                    out.block("if record.\(auto.swiftName) == 0") { out in
+                        out.line("let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)")
+                        bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                        out.line("try statement.run()")
+                        out.line("var stored = record")
+                        out.line("stored.\(auto.swiftName) = conn.lastInsertedRowID")
+                        roundDates(table, &out)
+                        out.line("return stored")
+                    }
+                }
+                out.line("let statement = try conn.cachedStatement(sql: Self.insertSQL)")
+                bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                out.line("try statement.run()")
+                returnStored(table, &out)
+            }
+            out.line()
+            out.line("/// Inserts `records` in order and returns them as stored.")
+            out.line("@discardableResult")
+            out.block("public func insert(_ records: some Sequence<\(record)>) throws -> [\(record)]") { out in
+                out.line("try records.map { try insert($0) }")
+            }
+
+            // Upsert.
+            out.line()
+            sqlConstants.append(("upsertSQL", plan.upsertSQL, false))
+            out.line("/// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.")
+            out.line("@discardableResult")
+            out.block("public func upsert(_ record: \(record)) throws -> \(record)") { out in
+                if let auto = table.autoincrementColumn {
+                    out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
+                }
+                out.line("let statement = try conn.cachedStatement(sql: Self.upsertSQL)")
+                bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                out.line("try statement.run()")
+                returnStored(table, &out)
+            }
+
+            // Update.
+            if !plan.nonKeyColumns.isEmpty {
+                out.line()
+                sqlConstants.append(("updateSQL", plan.updateSQL, false))
+                out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
+                out.line("@discardableResult")
+                out.block("public func update(_ record: \(record)) throws -> Bool") { out in
+                    out.line("let statement = try conn.cachedStatement(sql: Self.updateSQL)")
+                    let columns = plan.nonKeyColumns + plan.keyColumns
+                    bindLines(columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                    out.line("try statement.run()")
+                    out.line("return conn.changes > 0")
+                }
+            }
+
+            // Delete and find by key.
+            let keyParameters = plan.keyColumns.map { "\($0.swiftName): \($0.swiftBaseType(in: table))" }.joined(separator: ", ")
+            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
+            out.line()
+            sqlConstants.append(("deleteSQL", plan.deleteSQL, false))
+            out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
+            out.line("@discardableResult")
+            out.block("public func delete(_ record: \(record)) throws -> Bool") { out in
+                out.line("try delete(\(keyArguments))")
+            }
+            out.line()
+            out.line("/// Deletes the row with this key; false when there was none.")
+            out.line("@discardableResult")
+            out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
+                out.line("let statement = try conn.cachedStatement(sql: Self.deleteSQL)")
+                bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
+                out.line("try statement.run()")
+                out.line("return conn.changes > 0")
+            }
+            out.line()
+            sqlConstants.append(("findSQL", plan.findSQL, false))
+            out.line("/// The record with this key, or nil.")
+            out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
+                out.line("let statement = try conn.cachedStatement(sql: Self.findSQL)")
+                bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
+                out.line("defer { statement.reset() }")
+                out.line("return try statement.step() ? Self.decode(statement) : nil")
+            }
+
+            // Named queries.
+            for query in table.queries {
+                out.line()
+                let rendered = plan.querySQL(query)
+                let constant = query.name + "SQL"
+                sqlConstants.append((constant, rendered.sql, false))
+                renderQuery(query, sql: rendered, constant: constant, table: table, &out)
+            }
+
+            // Navigation.
+            for navigation in plan.navigations {
+                out.line()
+                let constant = navigation.methodName + "SQL"
+                sqlConstants.append((constant, navigation.sql, false))
+                renderNavigation(navigation, constant: constant, table: table, &out)
+            }
+
+            out.line()
+            out.line("// SQL")
+            for constant in sqlConstants {
+                out.line()
+                out.line("\(constant.isPublic ? "public " : "")static let \(constant.name) = \(SwiftNames.stringLiteral(constant.sql))")
+            }
+        }
+    }
+
+    /// `return record`, with its dates at the millisecond they are stored with.
+    func returnStored(_ table: Table, _ out: inout SwiftWriter) {
+        guard table.columns.contains(where: { $0.type == .date }) else {
+            out.line("return record")
+            return
+        }
+        out.line("var stored = record")
+        roundDates(table, &out)
+        out.line("return stored")
+    }
+
+    /// `stored.<date> = DateFormat.rounded(...)` for each date column.
+    func roundDates(_ table: Table, _ out: inout SwiftWriter) {
+        for column in table.columns where column.type == .date {
+            let member = "stored.\(column.swiftName)"
+            out.line(column.isOptional ? "\(member) = \(member).map(DateFormat.rounded)" : "\(member) = DateFormat.rounded(\(member))")
+        }
+    }
+
+    /// `public static func decode(_ statement: Statement) throws -> Record`.
+    func renderDecode(_ table: Table, _ plan: DAOPlan, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        out.line("/// Reads a record from a row of `selectSQL`'s columns, by position.")
+        out.line("@inlinable")
+        out.block("public static func decode(_ statement: Statement) throws -> \(record)") { out in
+            if !schema.options.strict {
+                for (index, column) in table.columns.enumerated() where !column.isOptional {
+                    out.line(
+                        "try statement.requireNotNull(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName)))")
+                }
+            }
+            out.line("return \(record)(")
+            for (index, column) in table.columns.enumerated() {
+                let separator = index == table.columns.count - 1 ? "" : ","
+                out.line("    \(SwiftNames.argumentLabel(column.name)): \(readExpression(column, at: index, table: table))\(separator)")
+            }
+            out.line(")")
+        }
+    }
+
+    /// The expression that reads `column` at result position `index`.
+    func readExpression(_ column: Column, at index: Int, table: Table) -> String {
+        let (call, throwing): (String, Bool)
+        switch column.type {
+        case .int: (call, throwing) = ("statement.int(at: \(index))", false)
+        case .double: (call, throwing) = ("statement.double(at: \(index))", false)
+        case .bool: (call, throwing) = ("statement.bool(at: \(index))", false)
+        case .text: (call, throwing) = ("statement.string(at: \(index))", false)
+        case .blob: (call, throwing) = ("statement.data(at: \(index))", false)
+        case .date: (call, throwing) = ("statement.date(at: \(index))", true)
+        case .uuid: (call, throwing) = ("statement.uuid(at: \(index))", true)
+        case .enumeration: (call, throwing) = ("statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index))", true)
+        case .json(let swiftType): (call, throwing) = ("statement.json(\(swiftType).self, at: \(index))", true)
+        }
+        let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
+        return throwing ? "try " + expression : expression
+    }
+
+    /// Lines binding `columns` to parameters `first`, `first + 1`, … of `statement`.
+    func bindLines(_ columns: [Column], table: Table, value: (Column) -> String, first: Int, _ out: inout SwiftWriter) {
+        for (offset, column) in columns.enumerated() {
+            out.line(bindStatement(type: column.type, isOptional: column.isOptional, value: value(column), index: first + offset))
+        }
+    }
+
+    /// One line binding `value` of a schema type at parameter `index`.
+    func bindStatement(type: ColumnType, isOptional: Bool, value: String, index: Int) -> String {
+        switch type {
+        case .enumeration:
+            return "try statement.bind(\(value)\(isOptional ? "?" : "").rawValue, at: \(index))"
+        case .json:
+            if isOptional {
+                return "if let value = \(value) { try statement.bind(json: value, at: \(index)) } else { try statement.bindNull(at: \(index)) }"
+            }
+            return "try statement.bind(json: \(value), at: \(index))"
+        default:
+            return "try statement.bind(\(value), at: \(index))"
+        }
+    }
+
+    /// A named query's method.
+    func renderQuery(_ query: Query, sql: DAOPlan.QuerySQL, constant: String, table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        let parametersByName = Dictionary(query.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let parameters = sql.parameterNames.map { name -> Query.Parameter in
+            parametersByName[name] ?? Query.Parameter(name: name, type: .text)
+        }
+        let signature = parameters.map {
+            "\(SwiftNames.identifier($0.name)): \($0.type.swiftType(in: table))\($0.isOptional ? "?" : "")"
+        }.joined(separator: ", ")
+        let returnType: String
+        switch query.returns {
+        case .many: returnType = "[\(record)]"
+        case .one: returnType = "\(record)?"
+        case .count: returnType = "Int"
+        case .exists: returnType = "Bool"
+        }
+        var summary = query.doc.map { $0 + "\n\n" } ?? ""
+        summary += "Named query `\(query.name)`"
+        if let condition = query.whereClause { summary += ": `\(condition)`" }
+        if let order = query.orderBy { summary += ", ordered by `\(order)`" }
+        switch query.limit {
+        case .fixed(let count): summary += ", at most \(count)"
+        case .parameter(let name): summary += ", at most `\(name)`"
+        case nil: break
+        }
+        out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
+        out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
+            out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+            for (offset, parameter) in parameters.enumerated() {
+                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: SwiftNames.identifier(parameter.name), index: offset + 1))
+            }
+            switch query.returns {
+            case .many:
+                out.line("var records: [\(record)] = []")
+                out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
+                out.line("return records")
+            case .one:
+                out.line("defer { statement.reset() }")
+                out.line("return try statement.step() ? Self.decode(statement) : nil")
+            case .count:
+                out.line("defer { statement.reset() }")
+                out.line("return try statement.step() ? statement.int(at: 0) : 0")
+            case .exists:
+                out.line("defer { statement.reset() }")
+                out.line("return try statement.step() && statement.bool(at: 0)")
+            }
+        }
+    }
+
+    /// A navigation method along a foreign key.
+    func renderNavigation(_ navigation: DAOPlan.Navigation, constant: String, table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        let target = SwiftNames.identifier(navigation.target.recordName)
+        let targetDAO = SwiftNames.identifier(navigation.target.recordName + "DAO")
+        let value = "record.\(navigation.boundColumn.swiftName)"
+        if navigation.isToParent {
+            out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")
+            out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
+                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                out.line("defer { statement.reset() }")
+                out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
+            }
+        } else {
+            out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
+            out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
+                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                out.line("var records: [\(target)] = []")
+                out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")
+                out.line("return records")
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+extension SwiftRenderer {
+    /// `public enum Library { version, tables, indexes, migrations, migrate(_:) }`.
+    func renderNamespace(_ out: inout SwiftWriter) {
+        let name = SwiftNames.identifier(schema.name)
+        out.doc("The `\(schema.name)` database: its tables, indexes and versioned migrations.\n\n\(remark("database \(schema.name)"))")
+        out.block("public enum \(name)") { out in
+            out.line("/// The schema version: the number of the latest migration.")
+            out.line("public static let version = \(input.migrations.last?.version ?? 0)")
+            out.line()
+            out.line("/// The `CREATE TABLE` statements, in declaration order.")
+            out.line("public static let tables: [String] = [")
+            for sql in input.createTableSQL {
+                out.multiline("    ", sql, ",")
+            }
+            out.line("]")
+            out.line()
+            out.line("/// The `CREATE INDEX` statements: the index definitions of the schema.")
+            out.line("public static let indexes: [String] = [")
+            for sql in input.createIndexSQL {
+                out.line("    " + SwiftNames.stringLiteral(sql) + ",")
+            }
+            out.line("]")
+            out.line()
+            out.line("/// The migrations of `\(schema.name).migrations/`, with their checksums.")
+            out.line("public static let migrations: [Migration] = [")
+            for migration in input.migrations {
+                out.line("    Migration(")
+                out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
+                out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
+                out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
+            }
+            out.line("]")
+            out.line()
+            out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
+            out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
+            out.line("/// database is newer than this code, or the history has a gap (see `Migrator`).")
+            out.line("@discardableResult")
+            out.block("public static func migrate(_ db: Database) throws -> [Migration]") { out in
+                out.line("try Migrator(migrations: migrations).migrate(db)")
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Strata
+
+extension SwiftRenderer {
+    /// The record struct of a table, with its nested enums and memberwise initializer.
+    func renderRecord(_ table: Table, _ out: inout SwiftWriter) {
+        var doc = table.doc.map { $0 + "\n\n" } ?? ""
+        doc += remark("table \(table.recordName)")
+        out.doc(doc)
+        var conformances = ["Sendable", "Hashable", "Codable"]
+        let identity = identifiableKey(table)
+        if identity != nil { conformances.append("Identifiable") }
+        out.block("public struct \(SwiftNames.identifier(table.recordName)): \(conformances.joined(separator: ", "))") { out in
+            for column in table.columns {
+                guard case .enumeration(let swiftType, let values) = column.type else { continue }
+                out.line("/// The values of `\(column.name)`.")
+                out.block("public enum \(SwiftNames.identifier(swiftType)): String, Sendable, Hashable, Codable, CaseIterable") { out in
+                    for value in values {
+                        let caseName = SwiftNames.enumCase(value)
+                        let bare = caseName.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                        out.line(bare == value ? "case \(caseName)" : "case \(caseName) = \(SwiftNames.stringLiteral(value))")
+                    }
+                }
+                out.line()
+            }
+            for column in table.columns {
+                var columnDoc = column.doc.map { $0 + "\n\n" } ?? ""
+                columnDoc += "SQL: \(SwiftRenderer.quoted(column.sqlName)) \(columnSummary(column, in: table))."
+                out.doc(columnDoc)
+                out.line("public var \(column.swiftName): \(column.swiftMemberType)")
+            }
+            if let identity, identity.name != "id" {
+                out.line()
+                out.line("/// The primary key, for `Identifiable`.")
+                out.line("public var id: \(identity.swiftMemberType) { \(identity.swiftName) }")
+            }
+            out.line()
+            out.line("/// Creates a record; defaults follow the schema.")
+            if table.autoincrementColumn != nil {
+                out.line("///")
+                out.line("/// Leave `\(table.autoincrementColumn?.name ?? "")` at 0 to have SQLite assign it on insert.")
+            }
+            let parameters = table.columns.map { column -> String in
+                var parameter = "\(column.swiftName): \(column.swiftMemberType)"
+                if let value = swiftDefault(column, isSoleKey: table.primaryKey == [column.name]) { parameter += " = \(value)" }
+                return parameter
+            }
+            out.line("public init(")
+            for (offset, parameter) in parameters.enumerated() {
+                out.line("    " + parameter + (offset == parameters.count - 1 ? "" : ","))
+            }
+            out.block(")") { out in
+                for column in table.columns {
+                    out.line("self.\(column.swiftName) = \(column.swiftName)")
+                }
+            }
+        }
+    }
+
+    /// The key column when the key is one column and `id` is free for `Identifiable`.
+    func identifiableKey(_ table: Table) -> Column? {
+        guard table.primaryKey.count == 1, let key = table.primaryKeyColumns.first else { return nil }
+        if key.name == "id" { return key }
+        return table.columns.contains { $0.name == "id" } ? nil : key
+    }
+
+    /// `TEXT NOT NULL, primary key` and the like, for member docs.
+    func columnSummary(_ column: Column, in table: Table) -> String {
+        var parts = [column.type.sqlType + (column.isOptional ? "" : " NOT NULL")]
+        if table.primaryKey.contains(column.name) { parts.append(column.primaryKey == .autoincrement ? "primary key, assigned by SQLite" : "primary key") }
+        if column.isUnique { parts.append("unique") }
+        if let reference = column.references { parts.append("references \(reference.table).\(reference.column)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The initializer default of a column, or nil when the caller must pass a value.
+    func swiftDefault(_ column: Column, isSoleKey: Bool) -> String? {
+        if column.primaryKey == .autoincrement { return "0" }
+        if let value = column.defaultValue {
+            switch (value, column.type) {
+            case (.integer(let number), .int): return String(number)
+            case (.integer(let number), .double): return String(number)
+            case (.real(let number), .double): return "\(number)"
+            case (.bool(let flag), .bool): return flag ? "true" : "false"
+            case (.integer(let number), .bool): return number != 0 ? "true" : "false"
+            case (.text(let text), .text): return SwiftNames.stringLiteral(text)
+            case (.text(let text), .enumeration): return "." + SwiftNames.enumCase(text)
+            case (.now, .date): return "Date()"
+            case (.text(let text), .date):
+                guard let date = DateFormat.date(from: text) else { break }
+                return "Date(timeIntervalSince1970: \(date.timeIntervalSince1970))"
+            case (.json(let json), .json): return swiftLiteral(json: json)
+            case (.text(let text), .json): return swiftLiteral(json: text)
+            default: break
+            }
+        }
+        if column.isOptional { return "nil" }
+        if case .uuid = column.type, isSoleKey {
+            return "UUID()"
+        }
+        return nil
+    }
+
+    /// A Swift literal for JSON (arrays and objects of strings, numbers, booleans, null):
+    /// JSON's syntax with `{}` as `[:]`, `{…}` as `[…]`, `null` as `nil` and string escapes
+    /// in Swift's spelling. Nil when the text is not such JSON.
+    func swiftLiteral(json: String) -> String? {
+        var out = ""
+        var scalars = Array(json.unicodeScalars)[...]
+        var inString = false
+        while let scalar = scalars.popFirst() {
+            if inString {
+                switch scalar {
+                case "\\":
+                    guard let escaped = scalars.popFirst() else { return nil }
+                    switch escaped {
+                    case "\"", "\\", "n", "r", "t": out += "\\" + String(escaped)
+                    case "/": out += "/"
+                    case "b": out += "\\u{8}"
+                    case "f": out += "\\u{C}"
+                    case "u":
+                        guard scalars.count >= 4 else { return nil }
+                        out += "\\u{" + String(String.UnicodeScalarView(scalars.prefix(4))) + "}"
+                        scalars = scalars.dropFirst(4)
+                    default: return nil
+                    }
+                case "\"":
+                    inString = false
+                    out += "\""
+                default:
+                    out.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                inString = true
+                out += "\""
+            case "{":
+                if scalars.first == "}" {
+                    scalars = scalars.dropFirst()
+                    out += "[:]"
+                } else {
+                    out += "["
+                }
+            case "}": out += "]"
+            case ":": out += ": "
+            case ",": out += ", "
+            case "n":
+                guard scalars.prefix(3).elementsEqual("ull".unicodeScalars) else { return nil }
+                scalars = scalars.dropFirst(3)
+                out += "nil"
+            case " ", "\n", "\t", "\r": continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return inString ? nil : out
+    }
+}

@@ -1,0 +1,49 @@
+/// The one place generated Swift is written: lines, indentation, blocks and doc comments.
+struct SwiftWriter {
+    private(set) var text = ""
+    private var depth = 0
+
+    /// Writes one line at the current indentation (an empty line stays empty).
+    mutating func line(_ content: String = "") {
+        if content.isEmpty {
+            text += "\n"
+        } else {
+            text += String(repeating: "    ", count: depth) + content + "\n"
+        }
+    }
+
+    /// The indentation of the current level.
+    var indentation: String { String(repeating: "    ", count: depth) }
+
+    /// Writes `prefix`, a multi-line string literal of `value` indented like the current
+    /// level, then `suffix`.
+    mutating func multiline(_ prefix: String, _ value: String, _ suffix: String) {
+        text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indentation + "    ") + suffix + "\n"
+    }
+
+    /// Writes `header {`, the body one level deeper, then `}`.
+    mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
+        line(header + " {")
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+
+    /// Writes `///` lines for `doc` (each of its lines).
+    mutating func doc(_ doc: String?) {
+        guard let doc else { return }
+        for docLine in doc.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = docLine.trimmingTrailingWhitespace
+            line(trimmed.isEmpty ? "///" : "/// " + trimmed)
+        }
+    }
+}
+
+extension Substring {
+    var trimmingTrailingWhitespace: String {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
+        return String(self[startIndex..<end])
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Strata
+import Testing
+@testable import StrataCompiler
+
+/// Reference tests: the Swift generated for each example schema (`schemas/*.schema.yml`) and
+/// each `Fixtures/Generated/<case>.schema.yml` is compared byte for byte with the checked-in
+/// `Fixtures/Generated/<Name>.swift`. A mismatch prints a unified diff;
+/// `STRATA_UPDATE_FIXTURES=1` rewrites the expected files on purpose.
+enum GeneratedFixtures {
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let directory = testsDirectory.appendingPathComponent("Fixtures/Generated")
+    static let schemasDirectory = testsDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("schemas")
+
+    static func schemaPaths() -> [String] {
+        func schemas(in directory: URL) -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.filter { $0.hasSuffix(".schema.yml") }.sorted().map { directory.appendingPathComponent($0).path }
+        }
+        return schemas(in: schemasDirectory) + schemas(in: directory)
+    }
+}
+
+@Test func everyExampleSchemaHasAReference() {
+    #expect(GeneratedFixtures.schemaPaths().count >= 2)
+}
+
+@Test(arguments: GeneratedFixtures.schemaPaths())
+func generatedSwiftMatchesReference(_ schemaPath: String) throws {
+    let schema = try SchemaLoader.load(path: schemaPath)
+    let migrations = try MigrationFiles.load(schemaPath: schemaPath)
+    let actual = Generator.render(schema, migrations: migrations, schemaPath: schemaPath)
+    #expect(Generator.render(schema, migrations: migrations, schemaPath: schemaPath) == actual, "rendering is deterministic")
+    let expectedURL = GeneratedFixtures.directory.appendingPathComponent(Generator.schemaStem(of: schemaPath) + ".swift")
+    if ProcessInfo.processInfo.environment["STRATA_UPDATE_FIXTURES"] == "1" {
+        try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+        return
+    }
+    let expected = (try? String(contentsOf: expectedURL, encoding: .utf8)) ?? ""
+    if actual != expected {
+        Issue.record("generated Swift differs from \(expectedURL.lastPathComponent) (STRATA_UPDATE_FIXTURES=1 rewrites it):\n\(try unifiedDiff(expected, actual))")
+    }
+}
+
+/// `diff -u` of two texts.
+func unifiedDiff(_ expected: String, _ actual: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-diff-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let left = directory.appendingPathComponent("expected.swift")
+    let right = directory.appendingPathComponent("actual.swift")
+    try expected.write(to: left, atomically: true, encoding: .utf8)
+    try actual.write(to: right, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+    process.arguments = ["-u", left.path, right.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self)
+}
