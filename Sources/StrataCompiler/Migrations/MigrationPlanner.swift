@@ -341,7 +341,6 @@ public enum MigrationPlanner {
     /// Two tables with the same column names and types.
     static func sameShape(_ a: DatabaseTable, _ b: DatabaseTable) -> Bool {
         Set(a.columns.map { "\($0.name.lowercased()) \($0.type)" }) == Set(b.columns.map { "\($0.name.lowercased()) \($0.type)" })
-            || a.columns.map(\.type) == b.columns.map(\.type)
     }
 
     static func q(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }

@@ -327,4 +327,31 @@ import Testing
         #expect(try purchases(db) == S.purchaseRows)
         try workspace.expectClean(db)
     }
+
+    @Test func renamesAndARebuildInOneMigration() throws {
+        let (workspace, db) = try S.seeded()
+        let customer = S.customer.replacingOccurrences(of: "table: customer", with: "table: client\n    renamedFrom: customer")
+            .replacingOccurrences(of: "      name:  text", with: "      fullName: { type: text, renamedFrom: name }")
+        let purchase = S.purchase.replacingOccurrences(of: "values: [open, paid]", with: "values: [open, paid, refunded]")
+        let sql = try #require(try workspace.evolve(to: S.yaml(customer: customer, purchase: purchase), name: "renames"))
+        #expect(sql.contains("ALTER TABLE \"customer\" RENAME TO \"client\";"))
+        #expect(sql.contains("ALTER TABLE \"client\" RENAME COLUMN \"name\" TO \"fullName\";"))
+        #expect(sql.contains("rebuild table purchase"))
+        try workspace.migrate(db)
+        #expect(try db.rows("SELECT id, fullName, email, note, score FROM client ORDER BY id") == S.customerRows)
+        #expect(try purchases(db) == S.purchaseRows)
+        try db.execute("UPDATE purchase SET status = 'refunded' WHERE id = 1")
+        try workspace.expectClean(db)
+    }
+
+    @Test func aMigrationThatBreaksOnTheDataLeavesTheDatabaseUnchanged() throws {
+        let (workspace, db) = try S.seeded()
+        try db.execute("UPDATE customer SET email = 'ann@x' WHERE id = 3")
+        let customer = S.customer.replacingOccurrences(of: "      email: text?", with: "      email: { type: text?, unique: true }")
+        try workspace.evolve(to: S.yaml(customer: customer), name: "unique_email")
+        #expect(throws: StrataError.self) { try workspace.migrate(db) }
+        #expect(try db.rows("SELECT max(version) FROM strata_migrations") == [[.integer(1)]])
+        #expect(try customers(db, "id, name").count == 3)
+        #expect(try purchases(db) == S.purchaseRows)
+    }
 }
