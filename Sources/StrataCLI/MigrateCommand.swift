@@ -64,7 +64,8 @@ extension StrataCommand {
                 var started = Date()
                 var running = false
                 func finish() {
-                    if running { print("done (\(Int(Date().timeIntervalSince(started) * 1000)) ms)") }
+                    // One unbuffered stream for the whole progress line, so its parts stay in order.
+                    if running { FileHandle.standardOutput.write(Data("done (\(Int(Date().timeIntervalSince(started) * 1000)) ms)\n".utf8)) }
                     running = false
                 }
                 let applied: [Migration]
@@ -76,12 +77,12 @@ extension StrataCommand {
                         running = true
                     }
                 } catch {
-                    if running { print("failed") }
+                    if running { FileHandle.standardOutput.write(Data("failed\n".utf8)) }
                     throw error
                 }
                 finish()
                 let version = applied.last?.version ?? status.currentVersion
-                print("\(database) is at version \(version)")
+                FileHandle.standardOutput.write(Data("\(database) is at version \(version)\n".utf8))
             } catch let error as StrataError {
                 printError("error: \(error.kind == .migrationRefused ? "migration refused: " : "")\(error.message)")
                 if error.kind == .migrationRefused { printError("nothing was applied") }
