@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "strata", targets: ["StrataCLI"]),
         .executable(name: "StrataCLI", targets: ["StrataCLI"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+        .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +44,14 @@ let package = Package(
             dependencies: ["Strata"],
             path: "Examples/LibraryDemo",
             plugins: ["StrataPlugin"]
+        ),
+        .plugin(
+            name: "StrataMigrationPlugin",
+            capability: .command(
+                intent: .custom(verb: "strata-migration", description: "Write the next migration of a schema, or verify its migrations."),
+                permissions: [.writeToPackageDirectory(reason: "writes <Name>.migrations/NNNN_name.sql beside the schema")]
+            ),
+            dependencies: [.target(name: "StrataCLI")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
