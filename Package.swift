@@ -26,7 +26,7 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         .target(name: "Strata", dependencies: ["CSQLite"]),
-        .target(name: "StrataCompiler", dependencies: ["Strata", "CSQLite", "CYAML"]),
+        .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [

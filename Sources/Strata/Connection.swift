@@ -55,6 +55,26 @@ public final class Connection {
         return Statement(handle: statement, sql: sql)
     }
 
+    /// Prepares the first statement of `sql` and returns it with the text that follows it
+    /// (empty when `sql` holds one statement): for tools that must check that a fragment is
+    /// exactly one statement.
+    public func makeFirstStatement(sql: String) throws -> (statement: Statement, tail: String) {
+        var statement: OpaquePointer?
+        var tailText = ""
+        let code = sql.withCString { text -> Int32 in
+            var rest: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(handle, text, -1, &statement, &rest)
+            if let rest { tailText = String(cString: rest) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            sqlite3_finalize(statement)
+            throw StrataError(sqliteCode: code, db: handle, sql: sql)
+        }
+        guard let statement else { throw StrataError.misuse("the SQL holds no statement", sql: sql) }
+        return (Statement(handle: statement, sql: sql), tailText)
+    }
+
     /// The connection's prepared statement for `sql`, prepared once and reset for reuse: the
     /// fast path generated code uses. Bind every parameter before stepping.
     @inlinable
