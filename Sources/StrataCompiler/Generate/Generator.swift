@@ -37,6 +37,23 @@ public enum Generator {
     public static func check(_ schema: Schema, migrations: [Migration], schemaPath: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schemaPath, line: 1, column: 1)
+        for table in schema.tables {
+            for column in table.columns {
+                guard case .enumeration(_, let values) = column.type else { continue }
+                var seen: [String: String] = [:]
+                for value in values {
+                    let caseName = SwiftNames.enumCase(value)
+                    if let earlier = seen[caseName] {
+                        diagnostics.append(
+                            Diagnostic(
+                                at: column.location ?? table.location ?? fileStart,
+                                "enum values '\(earlier)' and '\(value)' of \(table.recordName).\(column.name) both become the Swift case '\(caseName)'",
+                                hint: "rename one of the values"))
+                    }
+                    seen[caseName] = seen[caseName] ?? value
+                }
+            }
+        }
         do {
             let db = try Database.inMemory()
             try db.writeWithoutTransaction { conn in
