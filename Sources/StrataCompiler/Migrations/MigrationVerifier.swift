@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// Checks that a schema's migrations produce exactly the schema it declares.
@@ -33,7 +34,7 @@ public enum MigrationVerifier {
     /// Diagnostics for `schema` against `migrations`.
     public static func verify(schema: Schema, schemaPath: String, migrations: [Migration]) -> [Diagnostic] {
         let location = SourceLocation(file: schemaPath, line: 1, column: 1)
-        let command = "run 'swift run strata migration new \(schemaPath) --name <name>'"
+        let command = "run 'swift run strata migration new \(commandPath(schemaPath)) --name <name>'"
         let found: [String]
         do {
             found = try differences(schema: schema, migrations: migrations)
@@ -44,5 +45,13 @@ public enum MigrationVerifier {
         }
         guard !found.isEmpty else { return [] }
         return [Diagnostic(at: location, "the schema differs from its migrations: \(found.joined(separator: "; ")); \(command)")]
+    }
+
+    /// `schemaPath` relative to the current directory when it lies below it (the build plugin
+    /// passes absolute paths; a user types relative ones), so the suggested command is short.
+    static func commandPath(_ schemaPath: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        guard schemaPath.hasPrefix("/"), schemaPath.hasPrefix(current + "/") else { return schemaPath }
+        return String(schemaPath.dropFirst(current.count + 1))
     }
 }
