@@ -52,7 +52,7 @@ public final class Connection {
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: sql) }
         guard let statement else { throw StrataError.misuse("the SQL holds no statement", sql: sql) }
-        return Statement(handle: statement, sql: sql)
+        return Statement(handle: statement, sql: sql, connection: self)
     }
 
     /// Prepares the first statement of `sql` and returns it with the text that follows it
@@ -72,7 +72,7 @@ public final class Connection {
             throw StrataError(sqliteCode: code, db: handle, sql: sql)
         }
         guard let statement else { throw StrataError.misuse("the SQL holds no statement", sql: sql) }
-        return (Statement(handle: statement, sql: sql), tailText)
+        return (Statement(handle: statement, sql: sql, connection: self), tailText)
     }
 
     /// The connection's prepared statement for `sql`, prepared once and reset for reuse: the
@@ -91,11 +91,37 @@ public final class Connection {
         statementCache[sql]
     }
 
+    /// How many statements a connection keeps prepared; past that the cache starts over, so
+    /// SQL built at run time (conditions with literals in them) cannot grow it without bound.
+    public static let statementCacheLimit = 512
+
     @usableFromInline
     func prepareAndCache(_ sql: String) throws -> Statement {
         let statement = try makeStatement(sql: sql)
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll(keepingCapacity: true) }
         statementCache[sql] = statement
         return statement
+    }
+
+    /// Counts the `read`/`write` closures this connection has finished: a ``Cursor`` made in
+    /// one closure refuses to step in another.
+    public internal(set) var accessGeneration = 0
+
+    /// Resets every statement of the connection that is still stepping (a fetch abandoned when
+    /// decoding threw, a cursor not read to its end), so no statement keeps an old read
+    /// snapshot open after its closure ends.
+    func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
+    /// Ends one `read`/`write` closure's use of the connection.
+    func endAccess() {
+        resetActiveStatements()
+        accessGeneration &+= 1
     }
 
     /// Runs one or more SQL statements separated by semicolons, all of them, binding
@@ -117,8 +143,14 @@ public final class Connection {
                 cursor = tail
                 guard let statementHandle else { continue }  // whitespace or a comment
                 let statementSQL = sqlite3_sql(statementHandle).map { String(cString: $0) } ?? text
-                let statement = Statement(handle: statementHandle, sql: statementSQL)
+                let statement = Statement(handle: statementHandle, sql: statementSQL, connection: self)
                 let needed = statement.parameterCount
+                let isLast = cursor.map { String(cString: $0).allSatisfy { $0.isWhitespace || $0 == ";" } } ?? true
+                if isLast, let values = remainingPositional, values.count != needed {
+                    // Refuse before running anything the arguments were not meant for.
+                    throw StrataError.misuse(
+                        "the statement has \(needed) parameters but \(values.count) arguments are left for it", sql: statementSQL)
+                }
                 if needed > 0 {
                     if var values = remainingPositional {
                         guard values.count >= needed else {
@@ -135,6 +167,7 @@ public final class Connection {
             }
         }
         if let remainingPositional, !remainingPositional.isEmpty {
+            // Only reachable when the SQL ends in a comment after its last statement.
             throw StrataError.misuse("\(remainingPositional.count) arguments were not used", sql: sql)
         }
     }

@@ -11,16 +11,22 @@ public final class Cursor<Element> {
     private let statement: Statement
     private let decode: (Statement) throws -> Element
     private var finished = false
+    private let generation: Int?
 
     /// Creates a cursor over a statement whose parameters are bound; `decode` reads one row.
     public init(statement: Statement, decode: @escaping (Statement) throws -> Element) {
         self.statement = statement
         self.decode = decode
+        self.generation = statement.connection?.accessGeneration
     }
 
-    /// The next element, or nil at the end.
+    /// The next element, or nil at the end. Throws ``StrataError/Kind/misuse`` when called after
+    /// the `read`/`write` closure that made the cursor has returned.
     public func next() throws -> Element? {
         guard !finished else { return nil }
+        guard statement.connection?.accessGeneration == generation else {
+            throw StrataError.misuse("a cursor was used after the read or write closure that made it returned", sql: statement.sql)
+        }
         guard try statement.step() else {
             finished = true
             statement.reset()

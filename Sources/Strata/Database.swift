@@ -51,8 +51,17 @@ public final class Database: Sendable {
     /// The reader pool; nil for an in-memory database (its reads use the writer connection).
     private let readers: ReaderPool?
 
-    /// Opens (and creates when missing) the database file at `path`, in WAL mode.
-    public init(path: String, configuration: Configuration = Configuration()) throws {
+    /// Opens (and creates when missing) the database file at `path`, in WAL mode. `:memory:`
+    /// (or an empty path) opens an in-memory database, as ``inMemory(configuration:)`` does.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        if path == ":memory:" || path.isEmpty {
+            try self.init(memoryWith: configuration)
+        } else {
+            try self.init(filePath: path, configuration: configuration)
+        }
+    }
+
+    private init(filePath path: String, configuration: Configuration) throws {
         self.path = path
         self.configuration = configuration
         if configuration.readOnly {
@@ -74,6 +83,8 @@ public final class Database: Sendable {
     }
 
     private init(memoryWith configuration: Configuration) throws {
+        var configuration = configuration
+        configuration.readOnly = false
         self.path = ":memory:"
         self.configuration = configuration
         let connection = try Connection(path: ":memory:", readOnly: false, create: true, busyTimeout: configuration.busyTimeout)
@@ -84,9 +95,7 @@ public final class Database: Sendable {
 
     /// A new, empty in-memory database: one connection serves reads and writes.
     public static func inMemory(configuration: Configuration = Configuration()) throws -> Database {
-        var configuration = configuration
-        configuration.readOnly = false
-        return try Database(memoryWith: configuration)
+        try Database(memoryWith: configuration)
     }
 
     static func prepare(_ connection: Connection, _ configuration: Configuration) throws {
@@ -97,15 +106,21 @@ public final class Database: Sendable {
 
     /// Runs `body` with a reader connection inside a read transaction: it sees one consistent
     /// snapshot of the database, even while a writer commits.
+    ///
+    /// Reads nest: a `read` inside a `read` reuses the same connection and snapshot, and a
+    /// `read` inside a `write` runs on the writer, so it sees the write's own changes.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        if let readers {
-            return try readers.withConnection { conn in
-                try conn.inTransaction(.deferred) { try body(conn) }
+        if let writer, writer.isHeldByCurrentThread || readers == nil {
+            return try writer.withConnection { conn in
+                if conn.isInTransaction { return try body(conn) }
+                defer { conn.endAccess() }
+                return try conn.inTransaction(.deferred) { try body(conn) }
             }
         }
-        guard let writer else { throw StrataError.misuse("the database is closed") }
-        return try writer.withConnection { conn in
-            if conn.isInTransaction { return try body(conn) }
+        guard let readers else { throw StrataError.misuse("the database is closed") }
+        return try readers.withConnection { conn, isNested in
+            if isNested { return try body(conn) }
+            defer { conn.endAccess() }
             return try conn.inTransaction(.deferred) { try body(conn) }
         }
     }
@@ -120,7 +135,8 @@ public final class Database: Sendable {
 
     /// Runs `body` with the writer connection outside any transaction, for work that must
     /// happen between transactions (some `PRAGMA`s, `VACUUM`, the migrator). Each statement
-    /// commits on its own unless `body` opens a transaction.
+    /// commits on its own unless `body` opens a transaction; a transaction `body` leaves open
+    /// is rolled back and reported as misuse.
     public func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         guard let writer else {
             throw StrataError.misuse("the database \(path) is open read-only")
@@ -129,7 +145,19 @@ public final class Database: Sendable {
             guard !conn.isInTransaction else {
                 throw StrataError.misuse("write was called inside another write on the same thread; use conn.savepoint { } to nest")
             }
-            return try body(conn)
+            defer { conn.endAccess() }
+            let result: T
+            do {
+                result = try body(conn)
+            } catch {
+                conn.rollbackQuietly()
+                throw error
+            }
+            if conn.isInTransaction {
+                conn.rollbackQuietly()
+                throw StrataError.misuse("the closure left a transaction open; it was rolled back")
+            }
+            return result
         }
     }
 
@@ -152,28 +180,44 @@ public final class Database: Sendable {
     }
 }
 
-/// A connection used by one thread at a time.
+/// A connection used by one thread at a time; the thread that holds it may enter again.
 final class SerializedConnection: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private let connection: Connection
+    /// The thread holding the lock, and how deeply (guarded by `ownerLock`).
+    private let owner = Protected<(thread: ObjectIdentifier?, depth: Int)>((nil, 0))
 
     init(_ connection: Connection) {
         self.connection = connection
     }
 
+    /// True when the calling thread is inside ``withConnection(_:)``.
+    var isHeldByCurrentThread: Bool {
+        let current = ObjectIdentifier(Thread.current)
+        return owner.withLock { $0.thread == current }
+    }
+
     func withConnection<T>(_ body: (Connection) throws -> T) rethrows -> T {
         lock.lock()
-        defer { lock.unlock() }
+        let current = ObjectIdentifier(Thread.current)
+        owner.withLock { $0 = (current, $0.depth + 1) }
+        defer {
+            owner.withLock { $0 = $0.depth > 1 ? (current, $0.depth - 1) : (nil, 0) }
+            lock.unlock()
+        }
         return try body(connection)
     }
 }
 
-/// Reader connections of a file database, opened on demand up to a maximum.
+/// Reader connections of a file database, opened on demand up to a maximum. A thread that
+/// already holds one gets the same one again (nested reads), so nesting cannot exhaust the pool.
 final class ReaderPool: @unchecked Sendable {
     private let path: String
     private let configuration: Configuration
     private let available: DispatchSemaphore
     private let idle = Protected<[Connection]>([])
+    /// The connection each thread holds, with its nesting depth.
+    private let lent = Protected<[ObjectIdentifier: (connection: Connection, depth: Int)]>([:])
 
     typealias Configuration = Database.Configuration
 
@@ -183,12 +227,31 @@ final class ReaderPool: @unchecked Sendable {
         available = DispatchSemaphore(value: max(1, configuration.maximumReaderCount))
     }
 
-    func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body` with this thread's reader; `isNested` is true when the thread already held it.
+    func withConnection<T>(_ body: (Connection, _ isNested: Bool) throws -> T) throws -> T {
+        let thread = ObjectIdentifier(Thread.current)
+        if let held = lent.withLock({ table -> Connection? in
+            guard let entry = table[thread] else { return nil }
+            table[thread] = (entry.connection, entry.depth + 1)
+            return entry.connection
+        }) {
+            defer { lent.withLock { table in table[thread] = table[thread].map { ($0.connection, $0.depth - 1) } } }
+            return try body(held, true)
+        }
         available.wait()
         defer { available.signal() }
         let connection = try idle.withLock { $0.popLast() } ?? open()
-        defer { idle.withLock { $0.append(connection) } }
-        return try body(connection)
+        lent.withLock { $0[thread] = (connection, 1) }
+        defer {
+            lent.withLock { $0[thread] = nil }
+            idle.withLock { $0.append(connection) }
+        }
+        return try body(connection, false)
+    }
+
+    /// Runs `body` with a reader (for callers that never nest).
+    func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withConnection { connection, _ in try body(connection) }
     }
 
     private func open() throws -> Connection {

@@ -118,7 +118,7 @@ extension UUID: DatabaseValueConvertible {
         case .text(let text):
             if let uuid = UUID(uuidString: text) { return uuid }
         case .blob(let data) where data.count == 16:
-            if let uuid = data.withUnsafeBytes({ UUIDFormat.uuid(fromUTF8: $0.bindMemory(to: UInt8.self)) }) {
+            if let uuid = data.withUnsafeBytes({ UUIDFormat.uuid(fromRawBytes: $0.bindMemory(to: UInt8.self)) }) {
                 return uuid
             }
         default:

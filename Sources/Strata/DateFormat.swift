@@ -9,10 +9,25 @@ public enum DateFormat {
     /// The length of a formatted date in bytes.
     public static let byteCount = 23
 
+    /// The earliest storable instant: 0000-01-01 00:00:00.000 UTC.
+    public static let earliest: TimeInterval = -62_167_219_200
+    /// The latest storable instant: 9999-12-31 23:59:59.999 UTC.
+    public static let latest: TimeInterval = 253_402_300_799.999
+
+    /// True when `date` fits the text format: finite, in the years 0000–9999.
+    @inlinable
+    public static func isStorable(_ date: Date) -> Bool {
+        let seconds = date.timeIntervalSince1970
+        return seconds.isFinite && seconds >= earliest && seconds <= latest + 0.0005
+    }
+
     /// Writes `date` into `buffer` (at least ``byteCount`` bytes) and returns the bytes written.
+    /// `date` must be ``isStorable(_:)``; other dates are clamped to the storable range.
     @inlinable
     public static func write(_ date: Date, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isFinite ? min(max(seconds, earliest), latest) : 0
+        let totalMilliseconds = Int64((clamped * 1000).rounded())
         var days = totalMilliseconds / 86_400_000
         var msOfDay = totalMilliseconds % 86_400_000
         if msOfDay < 0 {
@@ -59,7 +74,9 @@ public enum DateFormat {
     /// rounds), so a record returned by an insert equals the one read back.
     @inlinable
     public static func rounded(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: Double(Int64((date.timeIntervalSince1970 * 1000).rounded())) / 1000)
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 9e15 else { return date }
+        return Date(timeIntervalSince1970: Double(Int64((seconds * 1000).rounded())) / 1000)
     }
 
     /// The text form of `date`.
@@ -93,8 +110,11 @@ public enum DateFormat {
             return value
         }
         guard let year = number(0, 4), bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
-            let day = number(8, 2), (1...12).contains(month), (1...31).contains(day)
+            let day = number(8, 2), (1...12).contains(month), day >= 1
         else { return nil }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let daysInMonth: Int64 = month == 2 ? (isLeap ? 29 : 28) : ([4, 6, 9, 11].contains(month) ? 30 : 31)
+        guard day <= daysInMonth else { return nil }
         var hour: Int64 = 0
         var minute: Int64 = 0
         var second: Int64 = 0

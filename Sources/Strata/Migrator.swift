@@ -138,17 +138,21 @@ public struct Migrator: Sendable {
         var applied: [Migration] = []
         for migration in status.pending where migration.version <= target {
             willApply(migration)
-            try apply(migration, on: conn, foreignKeys: foreignKeys)
-            applied.append(migration)
+            if try apply(migration, on: conn, foreignKeys: foreignKeys) {
+                applied.append(migration)
+            }
         }
         return applied
     }
 
-    private func apply(_ migration: Migration, on conn: Connection, foreignKeys: Bool) throws {
+    /// Applies one migration; false when another connection (another process sharing the
+    /// file) applied it between the status check and this migration's transaction.
+    private func apply(_ migration: Migration, on conn: Connection, foreignKeys: Bool) throws -> Bool {
         try conn.execute(sql: "PRAGMA foreign_keys = OFF")
         defer { try? conn.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")") }
+        let applied: Bool
         do {
-            try conn.inTransaction(.immediate) {
+            applied = try conn.inTransaction(.immediate) { () throws -> Bool in
                 try conn.execute(
                     sql: """
                         CREATE TABLE IF NOT EXISTS \(Self.historyTable) (
@@ -158,6 +162,17 @@ public struct Migrator: Sendable {
                           applied_at TEXT NOT NULL
                         )
                         """)
+                // Checked again inside the write transaction: the status was read before it.
+                if let recorded = try conn.fetchValue(
+                    String.self, sql: "SELECT checksum FROM \(Self.historyTable) WHERE version = ?", arguments: [migration.version])
+                {
+                    guard recorded == migration.checksum else {
+                        throw StrataError(
+                            kind: .migrationRefused,
+                            message: "migration \(migration.fileName) was applied by another connection with checksum \(recorded.prefix(12)), not \(migration.checksum.prefix(12))")
+                    }
+                    return false
+                }
                 try conn.execute(sql: migration.sql)
                 try conn.execute(
                     sql: "INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
@@ -171,13 +186,15 @@ public struct Migrator: Sendable {
                         kind: .migrationFailed,
                         message: "\(violations.count) row(s) of \(table) reference missing rows of \(parent) after the migration")
                 }
+                return true
             }
-        } catch let error as StrataError where error.kind != .migrationFailed {
+        } catch let error as StrataError where error.kind != .migrationFailed && error.kind != .migrationRefused {
             var failure = error
             failure.kind = .migrationFailed
             failure.message = "\(migration.fileName): \(error.message); the database is unchanged at version \(migration.version - 1)"
             throw failure
         }
         conn.clearStatementCache()
+        return applied
     }
 }

@@ -50,6 +50,7 @@ extension RecordDAO {
     ) throws -> [Record] {
         let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset))
         if !arguments.isEmpty { try statement.bind(arguments) }
+        defer { statement.reset() }
         var records: [Record] = []
         while try statement.step() {
             records.append(try Self.decode(statement))

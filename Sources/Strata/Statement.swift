@@ -22,10 +22,14 @@ public final class Statement {
     @usableFromInline let handle: OpaquePointer
     /// The SQL text of the statement.
     public let sql: String
+    /// The connection that prepared the statement (weak: a statement never keeps its
+    /// connection open).
+    weak var connection: Connection?
 
-    init(handle: OpaquePointer, sql: String) {
+    init(handle: OpaquePointer, sql: String, connection: Connection? = nil) {
         self.handle = handle
         self.sql = sql
+        self.connection = connection
     }
 
     deinit {
@@ -148,9 +152,14 @@ public final class Statement {
         try check(code)
     }
 
-    /// Binds a date as `YYYY-MM-DD HH:MM:SS.SSS` text in UTC.
+    /// Binds a date as `YYYY-MM-DD HH:MM:SS.SSS` text in UTC; a date outside the years
+    /// 0000–9999 (or not finite) throws ``StrataError/Kind/invalidValue`` instead of being stored
+    /// wrongly.
     @inlinable
     public func bind(_ value: Date, at index: Int32) throws {
+        guard DateFormat.isStorable(value) else {
+            throw StrataError(kind: .invalidValue, resultCode: 20, message: "the date \(value.timeIntervalSince1970) s since 1970 is outside the years 0000–9999 that the date text format can hold", sql: sql)
+        }
         let code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DateFormat.byteCount) { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return SQLITE_NOMEM }
             let count = DateFormat.write(value, into: base)
@@ -254,7 +263,7 @@ public final class Statement {
             let blob = sqlite3_column_blob(handle, index)
         {
             let bytes = UnsafeBufferPointer(start: blob.assumingMemoryBound(to: UInt8.self), count: 16)
-            if let uuid = UUIDFormat.uuid(fromUTF8: bytes) { return uuid }
+            if let uuid = UUIDFormat.uuid(fromRawBytes: bytes) { return uuid }
         } else if let text = sqlite3_column_text(handle, index) {
             let count = Int(sqlite3_column_bytes(handle, index))
             if let uuid = UUIDFormat.uuid(fromUTF8: UnsafeBufferPointer(start: text, count: count)) {

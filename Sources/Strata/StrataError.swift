@@ -24,6 +24,9 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A stored value could not be decoded into the requested Swift type (or was NULL for a
         /// non-optional one).
         case decoding
+        /// A value cannot be stored as its type's SQLite form (a date outside the years
+        /// 0000–9999, say); nothing was written.
+        case invalidValue
         /// The migrator refused to run: checksum drift, a database newer than the code, a gap.
         case migrationRefused
         /// A migration's SQL failed; the database is as it was before that migration.
@@ -120,6 +123,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text = "SQLite error \(extendedResultCode): \(message)"
         case .decoding:
             text = "decoding error: \(message)"
+        case .invalidValue:
+            text = "invalid value: \(message)"
         case .migrationRefused:
             text = "migration refused: \(message)"
         case .migrationFailed:

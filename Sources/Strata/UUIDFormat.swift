@@ -27,13 +27,17 @@ public enum UUIDFormat {
         }
     }
 
-    /// Parses a UUID in canonical form (either case) from UTF-8 bytes, or 16 raw bytes.
+    /// A UUID from its 16 raw bytes (a BLOB), or nil for another length.
+    @inlinable
+    public static func uuid(fromRawBytes bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 16 else { return nil }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// Parses a UUID in canonical text form (either case) from its UTF-8 bytes.
     @inlinable
     public static func uuid(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
-        if bytes.count == 16 {
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-        }
         guard bytes.count == 36 else { return nil }
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let ok = withUnsafeMutableBytes(of: &raw) { out -> Bool in
