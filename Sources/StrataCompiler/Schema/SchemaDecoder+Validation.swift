@@ -38,7 +38,7 @@ extension SchemaDecoder {
             }
             if table.recordName + "DAO" == schema.name {
                 tableError(index, location, "the database namespace '\(schema.name)' has the name of the DAO generated for '\(table.recordName)'",
-                           hint: "rename the record or use 'database:' to name the namespace")
+                           hint: "rename the record, or name the namespace differently with 'database:'")
             }
             if Identifier.typesUsedByGeneratedCode.contains(table.recordName) {
                 tableError(index, location, "record '\(table.recordName)' would hide the type '\(table.recordName)' the generated code uses",
