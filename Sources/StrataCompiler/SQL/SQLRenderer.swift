@@ -145,4 +145,12 @@ public enum SQLRenderer {
     static func endingLineComment(_ text: String) -> String {
         text.contains("--") ? text + "\n" : text
     }
+
+    /// Whether `fragment`, rendered as `selectSQL` renders it, would hide the SQL after it: it
+    /// ends inside a `/* comment` (SQLite runs such a comment to the end of the text) or a
+    /// quoted string or name.
+    static func swallowsWhatFollows(_ fragment: String) -> Bool {
+        let marker = "strata_end_of_fragment"
+        return SQLTokenizer.tokenize(endingLineComment(fragment) + " " + marker).last?.text != marker
+    }
 }

@@ -671,6 +671,12 @@ struct SchemaDecoder {
                                  limit: fields["limit"])
         query.whereClause = string(fields["where"], "'where'")
         query.orderBy = string(fields["orderBy"], "'orderBy'")
+        for (field, text) in [("where", query.whereClause), ("orderBy", query.orderBy)] {
+            if let text, SQLRenderer.swallowsWhatFollows(text) {
+                error(fields[field]?.location ?? key.location, "'\(field)' ends inside a comment or a quoted text, which would hide the SQL after it",
+                      hint: "close the /* comment with */, or the quote")
+            }
+        }
         query.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         if let node = fields["returns"] {
             let all = Query.Returns.allCases.map(\.rawValue)
