@@ -5,7 +5,7 @@ import Foundation
 import Strata
 
 let path = CommandLine.arguments.dropFirst().first ?? "library-demo.sqlite"
-let db = try Database(path: path)
+let db = try Database(path: path, configuration: Library.configuration)
 
 let applied = try Library.migrate(db)
 print(applied.isEmpty

@@ -26,10 +26,9 @@ struct StrataPlugin: BuildToolPlugin {
             let migrations = files.filter {
                 $0.pathExtension == "sql" && $0.deletingLastPathComponent().standardizedFileURL.path == migrationsDirectory
             }.sorted { $0.path < $1.path }
-            // Unique within the target: two Library.schema.yml in different folders differ by path.
-            let relative = relativePath(of: schema.deletingLastPathComponent(), to: targetDirectory)
-            let prefix = relative.isEmpty ? "" : relative.replacingOccurrences(of: "/", with: "_") + "_"
-            let output = workDirectory.appendingPathComponent("\(prefix)\(stem).strata.swift")
+            // Unique within the target: the name keeps the schema's path (see StrataOutputFileName).
+            let output = workDirectory.appendingPathComponent(
+                StrataOutputFileName.fileName(schema: schema, targetDirectory: targetDirectory))
             return .buildCommand(
                 displayName: "Strata: generating \(stem) from \(schema.lastPathComponent)",
                 executable: tool,
@@ -49,13 +48,6 @@ struct StrataPlugin: BuildToolPlugin {
             return String(name.dropLast(suffix.count))
         }
         return name
-    }
-
-    static func relativePath(of directory: URL, to base: URL) -> String {
-        let path = directory.standardizedFileURL.path
-        let basePath = base.standardizedFileURL.path
-        guard path.hasPrefix(basePath) else { return "" }
-        return path.dropFirst(basePath.count).split(separator: "/").joined(separator: "/")
     }
 }
 

@@ -120,4 +120,189 @@ import Testing
         #expect(failed.stderr.contains("Broken.schema.yml:4:"))
         #expect(failed.stderr.contains("did you mean 'int'?"))
     }
+
+    func render(_ yaml: String, path: String = "G.schema.yml") throws -> String {
+        let schema = try SchemaLoader.load(contents: yaml, path: path)
+        #expect(Generator.check(schema, migrations: [], schemaPath: path).isEmpty)
+        return Generator.render(schema, migrations: [], schemaPath: path)
+    }
+
+    @Test func enumColumnsNamedLikeTypesGetAValueSuffix() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                tables:
+                  Kind:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      type: { type: enum, values: [a] }
+                      protocol: { type: enum, values: [a] }
+                      date: { type: enum, values: [a] }
+                      data: { type: enum, values: [a] }
+                      string: { type: enum, values: [a] }
+                      bool: { type: enum, values: [a] }
+                      int: { type: enum, values: [a] }
+                      double: { type: enum, values: [a] }
+                      uuid: { type: enum, values: [a] }
+                      UUID: { type: enum, values: [a], column: uuid2 }
+                      codingKeys: { type: enum, values: [a] }
+                      kind: { type: enum, values: [a] }
+                      format: { type: enum, values: [a] }
+                """, path: "G.schema.yml")
+        let names = try #require(schema.table(named: "Kind")).columns.dropFirst().map { column -> String in
+            guard case .enumeration(let swiftType, _) = column.type else { return "" }
+            return swiftType
+        }
+        #expect(names == [
+            "TypeValue", "ProtocolValue", "DateValue", "DataValue", "StringValue", "BoolValue", "IntValue", "DoubleValue",
+            "Uuid", "UUIDValue", "CodingKeysValue", "KindValue", "Format",
+        ])
+    }
+
+    @Test func enumDefaultsAreQualified() throws {
+        let swift = try render("""
+            tables:
+              T:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  mode: { type: enum?, values: [none, some], default: none }
+            """)
+        #expect(swift.contains("mode: Mode? = T.Mode.none\n"))
+    }
+
+    @Test func jsonDefaultsAreSwiftDefaultsOnlyForArrayAndDictionaryTypes() throws {
+        let swift = try render("""
+            tables:
+              T:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  prefs: { type: json, swiftType: Prefs, default: { theme: light } }
+                  maybe: { type: json?, swiftType: Prefs, default: { theme: dark } }
+                  tags: { type: json, swiftType: "[String]", default: [] }
+                  counts: { type: json, swiftType: "[String: Int]", default: { a: 1 } }
+            """)
+        #expect(swift.contains("        prefs: Prefs,\n"))
+        #expect(swift.contains("        maybe: Prefs?,\n"), "no Swift default rather than nil for a declared default")
+        #expect(swift.contains("        tags: [String] = [],\n"))
+        #expect(swift.contains("        counts: [String: Int] = [\"a\": 1]\n"))
+    }
+
+    @Test func theNamespaceConfigurationFollowsTheForeignKeysOption() throws {
+        let loose = try render("options: { foreignKeys: false }\ntables:\n  T:\n    columns:\n      id: { type: int, primaryKey: true }\n")
+        #expect(loose.contains("public static let configuration: Database.Configuration = {\n        var configuration = Database.Configuration()\n        configuration.foreignKeys = false\n"))
+        #expect(loose.contains("try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)"))
+        let strict = try render("tables:\n  T:\n    columns:\n      id: { type: int, primaryKey: true }\n")
+        #expect(strict.contains("configuration.foreignKeys = true\n"))
+    }
+
+    @Test func aLineCommentInAQueryEndsItsLine() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                tables:
+                  T:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      name: text
+                    queries:
+                      many: { where: "name = :name -- by name", orderBy: "id DESC -- newest first", limit: 2 }
+                      any: { where: "name = :name -- by name", returns: exists }
+                      plain: { where: "name = :name", orderBy: id, limit: 2 }
+                """, path: "G.schema.yml")
+        let table = try #require(schema.table(named: "T"))
+        #expect(SQLRenderer.selectSQL(table.queries[0], on: table)
+            == #"SELECT "id", "name" FROM "T" WHERE name = :name -- by name\#n ORDER BY id DESC -- newest first\#n LIMIT 2"#)
+        #expect(SQLRenderer.selectSQL(table.queries[1], on: table) == #"SELECT EXISTS (SELECT 1 FROM "T" WHERE name = :name -- by name\#n)"#)
+        #expect(SQLRenderer.selectSQL(table.queries[2], on: table) == #"SELECT "id", "name" FROM "T" WHERE name = :name ORDER BY id LIMIT 2"#)
+        #expect(Generator.check(schema, migrations: [], schemaPath: "G.schema.yml").isEmpty)
+        // The ordering and the limit apply.
+        let db = try Database.inMemory()
+        let rows = try db.writeWithoutTransaction { conn -> [Int] in
+            try conn.execute(sql: SQLRenderer.createTableSQL(table, in: schema))
+            try conn.execute(sql: #"INSERT INTO "T" VALUES (1, 'a'), (2, 'a'), (3, 'a')"#)
+            let statement = try conn.makeStatement(sql: SQLRenderer.selectSQL(table.queries[0], on: table))
+            try statement.bind("a", at: 1)
+            var ids: [Int] = []
+            while try statement.step() { ids.append(statement.int(at: 0)) }
+            return ids
+        }
+        #expect(rows == [3, 2])
+    }
+
+    @Test func aTableWithOnlyAnAutoincrementKeyInsertsDefaultValues() throws {
+        let schema = try SchemaLoader.load(contents: "tables:\n  T:\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n", path: "G.schema.yml")
+        let table = try #require(schema.table(named: "T"))
+        #expect(DAOPlan(table: table, schema: schema).insertAssigningKeySQL == #"INSERT INTO "T" DEFAULT VALUES"#)
+        #expect(Generator.check(schema, migrations: [], schemaPath: "G.schema.yml").isEmpty)
+    }
+
+    @Test func queryAndNavigationConstantsNeverTakeABuiltInName() throws {
+        let swift = try render("""
+            tables:
+              P:
+                columns:
+                  id: { type: int, primaryKey: autoincrement }
+                queries:
+                  select: { where: "id > :a" }
+                  insertAssigningKey: { where: "id > :a" }
+                  tableSQLName: { where: "id > :a" }
+                  a: { where: "id > :a" }
+                  A: { where: "id > :a" }
+              C:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  selectId: { type: int, references: P.id }
+                  insertAssigningKeyId: { type: int, references: P.id }
+            """)
+        for constant in [
+            "querySelectSQL", "queryInsertAssigningKeySQL", "queryTableSQLNameSQL", "queryASQL", "queryA2SQL", "navigationSelectSQL",
+            "navigationInsertAssigningKeySQL",
+        ] {
+            #expect(swift.contains("static let \(constant) = "), "\(constant)")
+        }
+        for builtIn in DAOPlanConstants.names {
+            #expect(swift.components(separatedBy: "static let \(builtIn) = ").count - 1 <= 2, "\(builtIn) is declared once per DAO")
+        }
+    }
+
+    @Test func parametersNamedLikeBodyLocalsGetAnInternalName() {
+        let names = SwiftRenderer.parameterNames(["statement", "statement_", "id", "default", "value"])
+        #expect(names.map(\.declaration) == ["statement statement__", "statement_", "id", "`default`", "value value_"])
+        #expect(names.map(\.reference) == ["statement__", "statement_", "id", "`default`", "value_"])
+    }
+
+    @Test func aNamespaceNamedAfterAFileThatHidesATypeIsAnError() {
+        let bytes = Array("tables:\n  T:\n    columns:\n      id: { type: int, primaryKey: true }\n".utf8)
+        let (schema, diagnostics) = SchemaLoader.check(bytes: bytes, path: "Sequence.schema.yml")
+        #expect(schema == nil)
+        #expect(diagnostics.map(\.description) == [
+            "Sequence.schema.yml:1:1: error: the namespace 'Sequence' named after the file would hide the type 'Sequence' the generated code uses (rename the file or use 'database:' to name the namespace, for example 'database: SequenceSchema')"
+        ])
+        let renamed = SchemaLoader.check(bytes: Array(("database: Store\n" + String(decoding: bytes, as: UTF8.self)).utf8), path: "Sequence.schema.yml")
+        #expect(renamed.diagnostics.isEmpty)
+    }
+
+    @Test func pluginOutputNamesAreInjective() {
+        let target = URL(fileURLWithPath: "/pkg/Sources/App")
+        func name(_ relative: String) -> String {
+            StrataOutputFileName.fileName(schema: target.appendingPathComponent(relative), targetDirectory: target)
+        }
+        #expect(name("Library.schema.yml") == "Library.schema.yml.swift")
+        #expect(name("Models/Library.schema.yml") == "Models_-Library.schema.yml.swift")
+        let paths = [
+            "X.schema.yml", "X.schema.yaml", "a_b/X.schema.yml", "a/b/X.schema.yml", "a_/b/X.schema.yml", "a/_b/X.schema.yml",
+            "a/_/b/X.schema.yml", "a__b/X.schema.yml", "a_-b/X.schema.yml", "a/-b/X.schema.yml", "a_b_X.schema.yml",
+        ]
+        let names = paths.map(name)
+        #expect(Set(names).count == paths.count, "\(names)")
+        // A schema outside the target is named by its absolute path.
+        #expect(StrataOutputFileName.fileName(schema: URL(fileURLWithPath: "/pkg/Other/X.schema.yml"), targetDirectory: target)
+            == "_-pkg_-Other_-X.schema.yml.swift")
+        // A sibling directory whose name starts like the target's is not inside it.
+        #expect(StrataOutputFileName.fileName(schema: URL(fileURLWithPath: "/pkg/Sources/AppX/X.schema.yml"), targetDirectory: target)
+            == "_-pkg_-Sources_-AppX_-X.schema.yml.swift")
+    }
+}
+
+/// The SQL constants a DAO declares itself.
+enum DAOPlanConstants {
+    static let names = ["tableSQLName", "selectSQL", "insertSQL", "insertAssigningKeySQL", "upsertSQL", "deleteSQL", "findSQL"]
 }

@@ -35,6 +35,58 @@ import Testing
         }
     }
 
+    @Test func bodyNamesEnumNamesConstantsAndComments() throws {
+        let db = try Database.inMemory(configuration: Edge.configuration)
+        try Edge.migrate(db)
+        try db.write { conn in
+            // A table whose only column is its autoincrement key: INSERT … DEFAULT VALUES.
+            let ticks = TickDAO(conn)
+            let first = try ticks.insert(Tick())
+            let second = try ticks.insert(Tick())
+            #expect(second.id == first.id + 1)
+            // Queries named like the DAO's SQL constants.
+            #expect(try ticks.select(after: first.id) == [second])
+            #expect(try ticks.insertAssigningKey(after: 0) == 2)
+            #expect(try ticks.tableSQLName(id: second.id))
+
+            let entries = EntryDAO(conn)
+            let entry = Entry(statement: 1, record: "a", selectId: first.id, prefs: Prefs(theme: "light"))
+            #expect(entry.type == Entry.TypeValue.none, "the default is the enum case, not nil")
+            #expect(entry.date == .today)
+            try entries.insert(entry)
+            try entries.insert(Entry(statement: 1, record: "b", type: .some, date: .later, prefs: Prefs(theme: "dark")))
+            try entries.insert(Entry(statement: 1, record: "c", type: nil, prefs: Prefs(theme: "dark")))
+            try entries.insert(Entry(statement: 2, record: "a", prefs: Prefs(theme: "dark")))
+            // Key columns and parameters named like the generated bodies' locals.
+            #expect(try entries.find(statement: 1, record: "a")?.type == Entry.TypeValue.none)
+            #expect(try entries.find(statement: 1, record: "c")?.type == nil)
+            #expect(try entries.matching(conn: 1, records: "a", record: "b", stored: "x", value: "y") == 2)
+            // `--` comments in where and orderBy do not swallow ORDER BY and LIMIT.
+            #expect(try entries.names(statement: 1).map(\.record) == ["c", "b"])
+            // Navigation named `select`, and back.
+            #expect(try entries.select(of: entry) == first)
+            #expect(try ticks.entries(of: first).map(\.record) == ["a"])
+            #expect(try entries.delete(statement: 2, record: "a"))
+            // The json default is the column's SQL default.
+            try conn.execute(sql: #"INSERT INTO "Entry" ("statement", "record") VALUES (3, 'z')"#)
+            #expect(try entries.find(statement: 3, record: "z")?.prefs == Prefs(theme: "light"))
+        }
+    }
+
+    @Test func aDecodingErrorLeavesNoStatementRunning() throws {
+        let db = try Database.inMemory(configuration: Edge.configuration)
+        try Edge.migrate(db)
+        try db.writeWithoutTransaction { conn in
+            let tick = try TickDAO(conn).insert(Tick())
+            // "Entry" is not STRICT: a row can hold text that is not JSON.
+            try conn.execute(sql: #"INSERT INTO "Entry" ("statement", "record", "selectId", "prefs") VALUES (1, 'a', ?, 'not json')"#, arguments: [tick.id])
+            #expect(throws: StrataError.self) { try EntryDAO(conn).names(statement: 1) }
+            #expect(throws: StrataError.self) { try TickDAO(conn).entries(of: tick) }
+            // A statement left stepping would lock the table.
+            try conn.execute(sql: #"DROP TABLE "Entry""#)
+        }
+    }
+
     @Test func nullInANotNullColumnOfANonStrictTableIsATypedError() throws {
         let db = try Database.inMemory()
         try Edge.migrate(db)
@@ -47,4 +99,10 @@ import Testing
         #expect(error?.kind == .decoding)
         #expect(error?.message.contains("Setting.value is NULL") == true)
     }
+}
+
+/// The `swiftType` of `Entry.prefs`: a json column's type is `Codable & Sendable & Hashable`.
+public struct Prefs: Codable, Sendable, Hashable {
+    public var theme: String
+    public init(theme: String) { self.theme = theme }
 }

@@ -117,9 +117,12 @@ public enum SQLRenderer {
     }
 
     /// The `SELECT` a named query runs, with an explicit column list.
+    ///
+    /// A `where` or `orderBy` that has a `--` line comment is followed by a line break, so the
+    /// comment cannot swallow the `ORDER BY`, `LIMIT` or `)` after it.
     public static func selectSQL(_ query: Query, on table: Table) -> String {
         let from = " FROM \(quoteIdentifier(table.sqlName))"
-        let condition = query.whereClause.map { " WHERE \($0)" } ?? ""
+        let condition = query.whereClause.map { " WHERE " + endingLineComment($0) } ?? ""
         switch query.returns {
         case .count:
             return "SELECT count(*)" + from + condition
@@ -127,7 +130,7 @@ public enum SQLRenderer {
             return "SELECT EXISTS (SELECT 1" + from + condition + ")"
         case .many, .one:
             var sql = "SELECT " + table.columns.map { quoteIdentifier($0.sqlName) }.joined(separator: ", ") + from + condition
-            if let orderBy = query.orderBy { sql += " ORDER BY \(orderBy)" }
+            if let orderBy = query.orderBy { sql += " ORDER BY " + endingLineComment(orderBy) }
             switch query.limit {
             case .fixed(let count)?: sql += " LIMIT \(count)"
             case .parameter(let name)?: sql += " LIMIT :\(name)"
@@ -135,5 +138,19 @@ public enum SQLRenderer {
             }
             return sql
         }
+    }
+
+    /// `text`, with a line break after it when it has a `--` (possibly a line comment that
+    /// would otherwise run on over what follows).
+    static func endingLineComment(_ text: String) -> String {
+        text.contains("--") ? text + "\n" : text
+    }
+
+    /// Whether `fragment`, rendered as `selectSQL` renders it, would hide the SQL after it: it
+    /// ends inside a `/* comment` (SQLite runs such a comment to the end of the text) or a
+    /// quoted string or name.
+    static func swallowsWhatFollows(_ fragment: String) -> Bool {
+        let marker = "strata_end_of_fragment"
+        return SQLTokenizer.tokenize(endingLineComment(fragment) + " " + marker).last?.text != marker
     }
 }

@@ -25,13 +25,22 @@ enum Identifier {
     /// Type names that cannot be redeclared in Swift.
     static let reservedTypeNames: Set<String> = ["Self", "Any", "Type", "Protocol"]
 
-    /// Type names the generated code relies on: a record named like one would shadow it.
+    /// Type names the generated code relies on (Strata's, the standard library's and
+    /// Foundation's): a record, namespace or enum named like one would hide it.
     static let typesUsedByGeneratedCode: Set<String> = [
-        "String", "Int", "Int64", "Int32", "Double", "Bool", "Data", "Date", "UUID", "Optional", "Array",
-        "Dictionary", "Set", "Error", "Codable", "Sendable", "Hashable", "Identifiable", "Foundation",
-        "Strata", "Database", "Connection", "Statement", "StrataError", "Row", "Cursor", "JSONEncoder",
-        "JSONDecoder",
+        // Strata
+        "Strata", "Database", "Migration", "Migrator", "RecordDAO", "DateFormat", "UUIDFormat", "Statement",
+        "Connection", "Cursor", "Row", "StrataError", "DatabaseValue", "StatementArguments",
+        // Swift and Foundation
+        "Foundation", "Sequence", "CaseIterable", "Identifiable", "Hashable", "Codable", "Sendable", "Bool", "Int",
+        "Int64", "Int32", "Double", "String", "Data", "Date", "UUID", "Optional", "Array", "Dictionary", "Set",
+        "Error", "Never", "Void", "JSONEncoder", "JSONDecoder",
     ]
+
+    /// Names a nested enum cannot take: `Type`, `Protocol`, `Self` and `Any` are not allowed as
+    /// member types; `CodingKeys` and `ID` would change the record's `Codable` and
+    /// `Identifiable` conformances; the others would hide a type the record uses.
+    static let reservedNestedTypeNames: Set<String> = reservedTypeNames.union(typesUsedByGeneratedCode).union(["CodingKeys", "ID"])
 
     /// The names of the methods every generated DAO has; a query cannot take them.
     static let builtInDAOMethods: [String] = [

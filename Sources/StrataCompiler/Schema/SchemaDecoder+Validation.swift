@@ -36,6 +36,10 @@ extension SchemaDecoder {
                 tableError(index, location, "record '\(table.recordName)' has the name of the database namespace",
                            hint: "rename the record or set 'database:'")
             }
+            if table.recordName + "DAO" == schema.name {
+                tableError(index, location, "the database namespace '\(schema.name)' has the name of the DAO generated for '\(table.recordName)'",
+                           hint: "rename the record, or name the namespace differently with 'database:'")
+            }
             if Identifier.typesUsedByGeneratedCode.contains(table.recordName) {
                 tableError(index, location, "record '\(table.recordName)' would hide the type '\(table.recordName)' the generated code uses",
                            hint: "rename the record and keep the SQL name with 'table: \(table.sqlName)'")

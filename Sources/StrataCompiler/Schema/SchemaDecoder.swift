@@ -162,16 +162,22 @@ struct SchemaDecoder {
         guard let top = mapping(root, allowed: Self.topLevelKeys, in: "the schema") else { return schema }
         if let node = top["database"] {
             if let name = string(node, "'database'") {
-                if Identifier.isValidTypeName(name) {
-                    schema.name = name
-                } else {
+                if !Identifier.isValidTypeName(name) {
                     error(node.location, "database name '\(name)' is not a valid Swift type name",
                           hint: "use letters, digits and '_', starting with a letter")
+                } else if Identifier.typesUsedByGeneratedCode.contains(name) {
+                    error(node.location, "database name '\(name)' would hide the type '\(name)' the generated code uses",
+                          hint: "choose another name for the namespace, for example '\(name)Schema'")
+                } else {
+                    schema.name = name
                 }
             }
         } else if !Identifier.isValidTypeName(stem) {
             error(start, "the file name '\(stem)' is not a valid Swift type name",
                   hint: "set 'database:' to name the generated namespace")
+        } else if Identifier.typesUsedByGeneratedCode.contains(stem) {
+            error(start, "the namespace '\(stem)' named after the file would hide the type '\(stem)' the generated code uses",
+                  hint: "rename the file or use 'database:' to name the namespace, for example 'database: \(stem)Schema'")
         }
         if let node = top["options"], !node.isNull,
            let options = mapping(node, allowed: Self.optionKeys, in: "'options'") {
@@ -465,8 +471,19 @@ struct SchemaDecoder {
                 error(fields["type"]?.location ?? key.location, "enum \(context) has no values", hint: "add values: [a, b]")
             }
             var typeName = Identifier.upperCamelCase(name)
+            if Identifier.reservedNestedTypeNames.contains(typeName) || typeName == table {
+                // `type` → `TypeValue`, `date` → `DateValue`: a nested `Type` does not compile
+                // and a nested `Date` would hide Foundation's inside the record.
+                typeName += "Value"
+            }
             if let swiftType, let node = fields["swiftType"] {
-                if Identifier.isValidTypeName(swiftType) {
+                if Identifier.reservedNestedTypeNames.contains(swiftType) {
+                    error(node.location, "enum swiftType '\(swiftType)' cannot name a type nested in the record",
+                          hint: "use another name, for example '\(swiftType)Value'")
+                } else if swiftType == table {
+                    error(node.location, "enum swiftType '\(swiftType)' has the name of its record",
+                          hint: "use another name, for example '\(swiftType)Value'")
+                } else if Identifier.isValidTypeName(swiftType) {
                     typeName = swiftType
                 } else {
                     error(node.location, "enum swiftType '\(swiftType)' is not a valid Swift type name")
@@ -654,6 +671,12 @@ struct SchemaDecoder {
                                  limit: fields["limit"])
         query.whereClause = string(fields["where"], "'where'")
         query.orderBy = string(fields["orderBy"], "'orderBy'")
+        for (field, text) in [("where", query.whereClause), ("orderBy", query.orderBy)] {
+            if let text, SQLRenderer.swallowsWhatFollows(text) {
+                error(fields[field]?.location ?? key.location, "'\(field)' ends inside a comment or a quoted text, which would hide the SQL after it",
+                      hint: "close the /* comment with */, or the quote")
+            }
+        }
         query.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         if let node = fields["returns"] {
             let all = Query.Returns.allCases.map(\.rawValue)

@@ -54,7 +54,10 @@ public struct DAOPlan {
     /// `SELECT <columns> FROM <table>`.
     public var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
 
+    /// `INSERT INTO t (a, b) VALUES (?, ?)`, or `INSERT INTO t DEFAULT VALUES` without columns
+    /// (a table whose only column is its autoincrement key).
     func insert(_ columns: [Column]) -> String {
+        if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
         let names = columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         return "INSERT INTO \(tableName) (\(names)) VALUES (\(placeholders))"

@@ -6,6 +6,28 @@ extension SwiftRenderer {
         "deleteAll", "cursor", "decode", "conn",
     ]
 
+    /// The SQL constants every DAO may have.
+    static let builtInConstantNames: Set<String> = [
+        "tableSQLName", "selectSQL", "insertSQL", "insertAssigningKeySQL", "upsertSQL", "updateSQL", "deleteSQL", "findSQL",
+    ]
+
+    /// Names that generated method bodies declare or use unqualified (`statement`, `records`,
+    /// …): a parameter with such a name keeps it as its label but gets another internal name.
+    static let bodyNames: Set<String> = ["statement", "conn", "records", "record", "stored", "value", "self", "Self"]
+
+    /// For each parameter name, in order: how it is declared in a signature (`id`,
+    /// `statement statement_`) and how the body refers to it (`id`, `statement_`).
+    static func parameterNames(_ names: [String]) -> [(declaration: String, reference: String)] {
+        var taken = Set(names).union(bodyNames)
+        return names.map { name in
+            guard bodyNames.contains(name) else { return (SwiftNames.identifier(name), SwiftNames.identifier(name)) }
+            var internalName = name + "_"
+            while taken.contains(internalName) { internalName += "_" }
+            taken.insert(internalName)
+            return ("\(name) \(internalName)", internalName)
+        }
+    }
+
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
@@ -15,6 +37,20 @@ extension SwiftRenderer {
             ("tableSQLName", plan.tableName, true),
             ("selectSQL", plan.selectSQL, true),
         ]
+        // Named queries and navigation get prefixed constants (`queryByIsbnSQL`), so they never
+        // take a built-in constant's name; two names that differ only in their first letter's
+        // case get a number.
+        var usedConstants: Set<String> = Self.builtInConstantNames
+        func uniqueConstant(_ base: String) -> String {
+            var candidate = base
+            var counter = 2
+            while usedConstants.contains(candidate) {
+                candidate = String(base.dropLast(3)) + String(counter) + "SQL"
+                counter += 1
+            }
+            usedConstants.insert(candidate)
+            return candidate
+        }
 
         out.doc("Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))")
         out.block("public struct \(dao): RecordDAO") { out in
@@ -39,16 +75,18 @@ extension SwiftRenderer {
             out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {
                     out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.line("let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)")
+                        out.line("let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)")
+                        out.line("defer { statement.reset() }")
                         bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                         out.line("try statement.run()")
                         out.line("var stored = record")
-                        out.line("stored.\(auto.swiftName) = conn.lastInsertedRowID")
+                        out.line("stored.\(auto.swiftName) = self.conn.lastInsertedRowID")
                         roundDates(table, &out)
                         out.line("return stored")
                     }
                 }
-                out.line("let statement = try conn.cachedStatement(sql: Self.insertSQL)")
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.insertSQL)")
+                out.line("defer { statement.reset() }")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
                 returnStored(table, &out)
@@ -69,7 +107,8 @@ extension SwiftRenderer {
                 if let auto = table.autoincrementColumn {
                     out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
                 }
-                out.line("let statement = try conn.cachedStatement(sql: Self.upsertSQL)")
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)")
+                out.line("defer { statement.reset() }")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
                 returnStored(table, &out)
@@ -82,16 +121,21 @@ extension SwiftRenderer {
                 out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
                 out.line("@discardableResult")
                 out.block("public func update(_ record: \(record)) throws -> Bool") { out in
-                    out.line("let statement = try conn.cachedStatement(sql: Self.updateSQL)")
+                    out.line("let statement = try self.conn.cachedStatement(sql: Self.updateSQL)")
+                    out.line("defer { statement.reset() }")
                     let columns = plan.nonKeyColumns + plan.keyColumns
                     bindLines(columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                     out.line("try statement.run()")
-                    out.line("return conn.changes > 0")
+                    out.line("return self.conn.changes > 0")
                 }
             }
 
             // Delete and find by key.
-            let keyParameters = plan.keyColumns.map { "\($0.swiftName): \($0.swiftBaseType(in: table))" }.joined(separator: ", ")
+            let keyNames = Self.parameterNames(plan.keyColumns.map(\.name))
+            let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
+                "\(names.declaration): \(column.swiftBaseType(in: table))"
+            }.joined(separator: ", ")
+            let keyValues = Dictionary(uniqueKeysWithValues: zip(plan.keyColumns.map(\.name), keyNames.map(\.reference)))
             let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
             out.line()
             sqlConstants.append(("deleteSQL", plan.deleteSQL, false))
@@ -104,18 +148,19 @@ extension SwiftRenderer {
             out.line("/// Deletes the row with this key; false when there was none.")
             out.line("@discardableResult")
             out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.deleteSQL)")
-                bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)")
+                out.line("defer { statement.reset() }")
+                bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 out.line("try statement.run()")
-                out.line("return conn.changes > 0")
+                out.line("return self.conn.changes > 0")
             }
             out.line()
             sqlConstants.append(("findSQL", plan.findSQL, false))
             out.line("/// The record with this key, or nil.")
             out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.findSQL)")
-                bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.findSQL)")
                 out.line("defer { statement.reset() }")
+                bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 out.line("return try statement.step() ? Self.decode(statement) : nil")
             }
 
@@ -123,7 +168,7 @@ extension SwiftRenderer {
             for query in table.queries {
                 out.line()
                 let rendered = plan.querySQL(query)
-                let constant = query.name + "SQL"
+                let constant = uniqueConstant("query" + SwiftNames.upperFirst(query.name) + "SQL")
                 sqlConstants.append((constant, rendered.sql, false))
                 renderQuery(query, sql: rendered, constant: constant, table: table, &out)
             }
@@ -131,7 +176,7 @@ extension SwiftRenderer {
             // Navigation.
             for navigation in plan.navigations {
                 out.line()
-                let constant = navigation.methodName + "SQL"
+                let constant = uniqueConstant("navigation" + SwiftNames.upperFirst(navigation.methodName) + "SQL")
                 sqlConstants.append((constant, navigation.sql, false))
                 renderNavigation(navigation, constant: constant, table: table, &out)
             }
@@ -232,8 +277,9 @@ extension SwiftRenderer {
         let parameters = sql.parameterNames.map { name -> Query.Parameter in
             parametersByName[name] ?? Query.Parameter(name: name, type: .text)
         }
-        let signature = parameters.map {
-            "\(SwiftNames.identifier($0.name)): \($0.type.swiftType(in: table))\($0.isOptional ? "?" : "")"
+        let names = Self.parameterNames(parameters.map(\.name))
+        let signature = zip(parameters, names).map { parameter, names in
+            "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
         }.joined(separator: ", ")
         let returnType: String
         switch query.returns {
@@ -253,9 +299,10 @@ extension SwiftRenderer {
         }
         out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
         out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
-            out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
-            for (offset, parameter) in parameters.enumerated() {
-                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: SwiftNames.identifier(parameter.name), index: offset + 1))
+            out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
+            out.line("defer { statement.reset() }")
+            for (offset, (parameter, names)) in zip(parameters, names).enumerated() {
+                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: offset + 1))
             }
             switch query.returns {
             case .many:
@@ -263,13 +310,10 @@ extension SwiftRenderer {
                 out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
                 out.line("return records")
             case .one:
-                out.line("defer { statement.reset() }")
                 out.line("return try statement.step() ? Self.decode(statement) : nil")
             case .count:
-                out.line("defer { statement.reset() }")
                 out.line("return try statement.step() ? statement.int(at: 0) : 0")
             case .exists:
-                out.line("defer { statement.reset() }")
                 out.line("return try statement.step() && statement.bool(at: 0)")
             }
         }
@@ -284,15 +328,16 @@ extension SwiftRenderer {
         if navigation.isToParent {
             out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
-                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
                 out.line("defer { statement.reset() }")
+                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
             }
         } else {
             out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+                out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
+                out.line("defer { statement.reset() }")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("var records: [\(target)] = []")
                 out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")

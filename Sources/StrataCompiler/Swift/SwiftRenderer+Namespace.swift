@@ -21,6 +21,18 @@ extension SwiftRenderer {
             }
             out.line("]")
             out.line()
+            out.line("/// How to open the database for this schema: `foreignKeys` as the schema's")
+            out.line("/// `options.foreignKeys` says.")
+            out.line("///")
+            out.line("/// ```swift")
+            out.line("/// let db = try Database(path: path, configuration: \(schema.name).configuration)")
+            out.line("/// ```")
+            out.line("public static let configuration: Database.Configuration = {")
+            out.line("    var configuration = Database.Configuration()")
+            out.line("    configuration.foreignKeys = \(schema.options.foreignKeys)")
+            out.line("    return configuration")
+            out.line("}()")
+            out.line()
             out.line("/// The migrations of `\(schema.name).migrations/`, with their checksums.")
             out.line("public static let migrations: [Migration] = [")
             for migration in input.migrations {
@@ -34,9 +46,12 @@ extension SwiftRenderer {
             out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
             out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
             out.line("/// database is newer than this code, or the history has a gap (see `Migrator`).")
+            out.line("/// Foreign keys are left on or off as `configuration` says.")
             out.line("@discardableResult")
             out.block("public static func migrate(_ db: Database) throws -> [Migration]") { out in
-                out.line("try Migrator(migrations: migrations).migrate(db)")
+                out.line("try db.writeWithoutTransaction { conn in")
+                out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
+                out.line("}")
             }
         }
     }

@@ -42,7 +42,7 @@ extension SwiftRenderer {
             }
             let parameters = table.columns.map { column -> String in
                 var parameter = "\(column.swiftName): \(column.swiftMemberType)"
-                if let value = swiftDefault(column, isSoleKey: table.primaryKey == [column.name]) { parameter += " = \(value)" }
+                if let value = swiftDefault(column, in: table) { parameter += " = \(value)" }
                 return parameter
             }
             out.line("public init(")
@@ -74,8 +74,13 @@ extension SwiftRenderer {
     }
 
     /// The initializer default of a column, or nil when the caller must pass a value.
-    func swiftDefault(_ column: Column, isSoleKey: Bool) -> String? {
+    func swiftDefault(_ column: Column, in table: Table) -> String? {
         if column.primaryKey == .autoincrement { return "0" }
+        if case .json(let swiftType) = column.type, column.defaultValue != nil, !swiftType.hasPrefix("[") {
+            // Only array and dictionary types take a JSON literal; any other type (a struct)
+            // has no Swift spelling of the default: the caller passes a value.
+            return nil
+        }
         if let value = column.defaultValue {
             switch (value, column.type) {
             case (.integer(let number), .int): return String(number)
@@ -84,7 +89,9 @@ extension SwiftRenderer {
             case (.bool(let flag), .bool): return flag ? "true" : "false"
             case (.integer(let number), .bool): return number != 0 ? "true" : "false"
             case (.text(let text), .text): return SwiftNames.stringLiteral(text)
-            case (.text(let text), .enumeration): return "." + SwiftNames.enumCase(text)
+            case (.text(let text), .enumeration):
+                // Qualified: `.none` alone would be `Optional.none` for an optional column.
+                return column.swiftBaseType(in: table) + "." + SwiftNames.enumCase(text)
             case (.now, .date): return "Date()"
             case (.text(let text), .date):
                 guard let date = DateFormat.date(from: text) else { break }
@@ -95,7 +102,7 @@ extension SwiftRenderer {
             }
         }
         if column.isOptional { return "nil" }
-        if case .uuid = column.type, isSoleKey {
+        if case .uuid = column.type, table.primaryKey == [column.name] {
             return "UUID()"
         }
         return nil

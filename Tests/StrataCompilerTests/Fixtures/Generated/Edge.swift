@@ -31,11 +31,41 @@ public enum Edge {
           "flag" INTEGER NOT NULL DEFAULT 0 CHECK ("flag" IN (0, 1))
         )
         """#,
+        #"""
+        CREATE TABLE "Tick" (
+          "id" INTEGER PRIMARY KEY AUTOINCREMENT
+        )
+        """#,
+        #"""
+        CREATE TABLE "Entry" (
+          "statement" INTEGER NOT NULL,
+          "record" TEXT NOT NULL,
+          "type" TEXT DEFAULT 'none' CHECK ("type" IN ('none', 'some')),
+          "date" TEXT NOT NULL DEFAULT 'today' CHECK ("date" IN ('today', 'later')),
+          "at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+          "selectId" INTEGER,
+          "prefs" TEXT NOT NULL DEFAULT '{"theme":"light"}',
+          PRIMARY KEY ("statement", "record"),
+          FOREIGN KEY ("selectId") REFERENCES "Tick" ("id") ON DELETE SET NULL
+        )
+        """#,
     ]
 
     /// The `CREATE INDEX` statements: the index definitions of the schema.
     public static let indexes: [String] = [
     ]
+
+    /// How to open the database for this schema: `foreignKeys` as the schema's
+    /// `options.foreignKeys` says.
+    ///
+    /// ```swift
+    /// let db = try Database(path: path, configuration: Edge.configuration)
+    /// ```
+    public static let configuration: Database.Configuration = {
+        var configuration = Database.Configuration()
+        configuration.foreignKeys = true
+        return configuration
+    }()
 
     /// The migrations of `Edge.migrations/`, with their checksums.
     public static let migrations: [Migration] = [
@@ -45,6 +75,8 @@ public enum Edge {
         -- 0001_initial: Edge.schema.yml
         --   create table node table
         --   create table Setting
+        --   create table Tick
+        --   create table Entry
         
         CREATE TABLE "node table" (
           "id" INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -63,16 +95,35 @@ public enum Edge {
           "flag" INTEGER NOT NULL DEFAULT 0 CHECK ("flag" IN (0, 1))
         );
         
+        CREATE TABLE "Tick" (
+          "id" INTEGER PRIMARY KEY AUTOINCREMENT
+        );
+        
+        CREATE TABLE "Entry" (
+          "statement" INTEGER NOT NULL,
+          "record" TEXT NOT NULL,
+          "type" TEXT DEFAULT 'none' CHECK ("type" IN ('none', 'some')),
+          "date" TEXT NOT NULL DEFAULT 'today' CHECK ("date" IN ('today', 'later')),
+          "at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+          "selectId" INTEGER,
+          "prefs" TEXT NOT NULL DEFAULT '{"theme":"light"}',
+          PRIMARY KEY ("statement", "record"),
+          FOREIGN KEY ("selectId") REFERENCES "Tick" ("id") ON DELETE SET NULL
+        );
+        
         """#,
-            checksum: "c0a5b21b8831a98e54d21048affffc848328fc9f12af2af0d07a6da804e18f3d"),
+            checksum: "a98cb55dad99987542294b93ec9fc5cdd50ee4a31574c99c4dab6d9b0f4d078f"),
     ]
 
     /// Applies the pending migrations to `db`, each in its own transaction, and returns the
     /// ones applied. Refuses, changing nothing, when an applied migration was edited, the
     /// database is newer than this code, or the history has a gap (see `Migrator`).
+    /// Foreign keys are left on or off as `configuration` says.
     @discardableResult
     public static func migrate(_ db: Database) throws -> [Migration] {
-        try Migrator(migrations: migrations).migrate(db)
+        try db.writeWithoutTransaction { conn in
+            try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)
+        }
     }
 }
 
@@ -111,7 +162,7 @@ public struct Node: Sendable, Hashable, Codable, Identifiable {
         `protocol`: String? = nil,
         order: Int = 1,
         parentId: Int? = nil,
-        kind: Kind = .plain,
+        kind: Kind = Node.Kind.plain,
         extra: [String: Int]? = nil
     ) {
         self.id = id
@@ -162,7 +213,8 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Node) throws -> Node {
         if record.id == 0 {
-            let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            defer { statement.reset() }
             try statement.bind(record.`default`, at: 1)
             try statement.bind(record.`protocol`, at: 2)
             try statement.bind(record.order, at: 3)
@@ -171,10 +223,11 @@ public struct NodeDAO: RecordDAO {
             if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
             try statement.run()
             var stored = record
-            stored.id = conn.lastInsertedRowID
+            stored.id = self.conn.lastInsertedRowID
             return stored
         }
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.`default`, at: 2)
         try statement.bind(record.`protocol`, at: 3)
@@ -196,7 +249,8 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.`default`, at: 2)
         try statement.bind(record.`protocol`, at: 3)
@@ -211,7 +265,8 @@ public struct NodeDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Node) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.`default`, at: 1)
         try statement.bind(record.`protocol`, at: 2)
         try statement.bind(record.order, at: 3)
@@ -220,7 +275,7 @@ public struct NodeDAO: RecordDAO {
         if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
         try statement.bind(record.id, at: 7)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -232,17 +287,18 @@ public struct NodeDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Node? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(id, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -250,7 +306,8 @@ public struct NodeDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Node, query children.
     public func children(parent: Int) throws -> [Node] {
-        let statement = try conn.cachedStatement(sql: Self.childrenSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryChildrenSQL)
+        defer { statement.reset() }
         try statement.bind(parent, at: 1)
         var records: [Node] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -261,23 +318,24 @@ public struct NodeDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Node, query withKind.
     public func withKind(kind: Node.Kind) throws -> Int {
-        let statement = try conn.cachedStatement(sql: Self.withKindSQL)
-        try statement.bind(kind.rawValue, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryWithKindSQL)
         defer { statement.reset() }
+        try statement.bind(kind.rawValue, at: 1)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
     /// The `Node` that `parentId` refers to, or nil.
     public func parent(of record: Node) throws -> Node? {
-        let statement = try conn.cachedStatement(sql: Self.parentSQL)
-        try statement.bind(record.parentId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationParentSQL)
         defer { statement.reset() }
+        try statement.bind(record.parentId, at: 1)
         return try statement.step() ? NodeDAO.decode(statement) : nil
     }
 
     /// The `Node` records whose `parentId` refers to `record`.
     public func nodes(of record: Node) throws -> [Node] {
-        let statement = try conn.cachedStatement(sql: Self.nodesSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationNodesSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Node] = []
         while try statement.step() { records.append(try NodeDAO.decode(statement)) }
@@ -302,13 +360,13 @@ public struct NodeDAO: RecordDAO {
 
     static let findSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
 
-    static let childrenSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE parentId = :parent ORDER BY "order""#
+    static let queryChildrenSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE parentId = :parent ORDER BY "order""#
 
-    static let withKindSQL = #"SELECT count(*) FROM "node table" WHERE kind = :kind"#
+    static let queryWithKindSQL = #"SELECT count(*) FROM "node table" WHERE kind = :kind"#
 
-    static let parentSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
+    static let navigationParentSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
 
-    static let nodesSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "parentId" = ?"#
+    static let navigationNodesSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "parentId" = ?"#
 }
 
 // MARK: - Setting
@@ -369,7 +427,8 @@ public struct SettingDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: Setting) throws -> Setting {
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.key, at: 1)
         try statement.bind(record.value, at: 2)
         try statement.bind(record.flag, at: 3)
@@ -386,7 +445,8 @@ public struct SettingDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.key, at: 1)
         try statement.bind(record.value, at: 2)
         try statement.bind(record.flag, at: 3)
@@ -397,12 +457,13 @@ public struct SettingDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Setting) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.value, at: 1)
         try statement.bind(record.flag, at: 2)
         try statement.bind(record.key, at: 3)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -414,17 +475,18 @@ public struct SettingDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(key: String) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(key, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(key: String) throws -> Setting? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(key, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(key, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -443,4 +505,399 @@ public struct SettingDAO: RecordDAO {
     static let deleteSQL = #"DELETE FROM "Setting" WHERE "key" = ?"#
 
     static let findSQL = #"SELECT "key", "value", "flag" FROM "Setting" WHERE "key" = ?"#
+}
+
+// MARK: - Tick
+
+/// - Remark: Generated from Edge.schema.yml, table Tick.
+public struct Tick: Sendable, Hashable, Codable, Identifiable {
+    /// SQL: "id" INTEGER NOT NULL, primary key, assigned by SQLite.
+    public var id: Int
+
+    /// Creates a record; defaults follow the schema.
+    ///
+    /// Leave `id` at 0 to have SQLite assign it on insert.
+    public init(
+        id: Int = 0
+    ) {
+        self.id = id
+    }
+}
+
+/// Reads and writes `Tick` records in table "Tick".
+///
+/// ```swift
+/// try db.write { conn in try TickDAO(conn).insert(record) }
+/// ```
+///
+/// - Remark: Generated from Edge.schema.yml, table Tick.
+public struct TickDAO: RecordDAO {
+    /// The connection the DAO runs on.
+    public let conn: Connection
+
+    /// A DAO on `conn`; cheap to create, use it inside `read`/`write`.
+    public init(_ conn: Connection) {
+        self.conn = conn
+    }
+
+    /// Reads a record from a row of `selectSQL`'s columns, by position.
+    @inlinable
+    public static func decode(_ statement: Statement) throws -> Tick {
+        try statement.requireNotNull(at: 0, table: "Tick", column: "id")
+        return Tick(
+            id: statement.int(at: 0)
+        )
+    }
+
+    /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
+    @discardableResult
+    public func insert(_ record: Tick) throws -> Tick {
+        if record.id == 0 {
+            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            defer { statement.reset() }
+            try statement.run()
+            var stored = record
+            stored.id = self.conn.lastInsertedRowID
+            return stored
+        }
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
+        try statement.bind(record.id, at: 1)
+        try statement.run()
+        return record
+    }
+
+    /// Inserts `records` in order and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Tick>) throws -> [Tick] {
+        try records.map { try insert($0) }
+    }
+
+    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Tick) throws -> Tick {
+        if record.id == 0 { return try insert(record) }
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
+        try statement.bind(record.id, at: 1)
+        try statement.run()
+        return record
+    }
+
+    /// Deletes the stored row with `record`'s key; false when there was none.
+    @discardableResult
+    public func delete(_ record: Tick) throws -> Bool {
+        try delete(id: record.id)
+    }
+
+    /// Deletes the row with this key; false when there was none.
+    @discardableResult
+    public func delete(id: Int) throws -> Bool {
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        try statement.run()
+        return self.conn.changes > 0
+    }
+
+    /// The record with this key, or nil.
+    public func find(id: Int) throws -> Tick? {
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        return try statement.step() ? Self.decode(statement) : nil
+    }
+
+    /// Named query `select`: `id > :after`, ordered by `id`.
+    ///
+    /// - Remark: Generated from Edge.schema.yml, table Tick, query select.
+    public func select(after: Int) throws -> [Tick] {
+        let statement = try self.conn.cachedStatement(sql: Self.querySelectSQL)
+        defer { statement.reset() }
+        try statement.bind(after, at: 1)
+        var records: [Tick] = []
+        while try statement.step() { records.append(try Self.decode(statement)) }
+        return records
+    }
+
+    /// Named query `insertAssigningKey`: `id > :after`.
+    ///
+    /// - Remark: Generated from Edge.schema.yml, table Tick, query insertAssigningKey.
+    public func insertAssigningKey(after: Int) throws -> Int {
+        let statement = try self.conn.cachedStatement(sql: Self.queryInsertAssigningKeySQL)
+        defer { statement.reset() }
+        try statement.bind(after, at: 1)
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// Named query `tableSQLName`: `id = :id`.
+    ///
+    /// - Remark: Generated from Edge.schema.yml, table Tick, query tableSQLName.
+    public func tableSQLName(id: Int) throws -> Bool {
+        let statement = try self.conn.cachedStatement(sql: Self.queryTableSQLNameSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        return try statement.step() && statement.bool(at: 0)
+    }
+
+    /// The `Entry` records whose `selectId` refers to `record`.
+    public func entries(of record: Tick) throws -> [Entry] {
+        let statement = try self.conn.cachedStatement(sql: Self.navigationEntriesSQL)
+        defer { statement.reset() }
+        try statement.bind(record.id, at: 1)
+        var records: [Entry] = []
+        while try statement.step() { records.append(try EntryDAO.decode(statement)) }
+        return records
+    }
+
+    // SQL
+
+    public static let tableSQLName = #""Tick""#
+
+    public static let selectSQL = #"SELECT "id" FROM "Tick""#
+
+    static let insertSQL = #"INSERT INTO "Tick" ("id") VALUES (?)"#
+
+    static let insertAssigningKeySQL = #"INSERT INTO "Tick" DEFAULT VALUES"#
+
+    static let upsertSQL = #"INSERT INTO "Tick" ("id") VALUES (?) ON CONFLICT ("id") DO NOTHING"#
+
+    static let deleteSQL = #"DELETE FROM "Tick" WHERE "id" = ?"#
+
+    static let findSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
+
+    static let querySelectSQL = #"SELECT "id" FROM "Tick" WHERE id > :after ORDER BY id"#
+
+    static let queryInsertAssigningKeySQL = #"SELECT count(*) FROM "Tick" WHERE id > :after"#
+
+    static let queryTableSQLNameSQL = #"SELECT EXISTS (SELECT 1 FROM "Tick" WHERE id = :id)"#
+
+    static let navigationEntriesSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "selectId" = ?"#
+}
+
+// MARK: - Entry
+
+/// - Remark: Generated from Edge.schema.yml, table Entry.
+public struct Entry: Sendable, Hashable, Codable {
+    /// The values of `type`.
+    public enum TypeValue: String, Sendable, Hashable, Codable, CaseIterable {
+        case none
+        case some
+    }
+
+    /// The values of `date`.
+    public enum DateValue: String, Sendable, Hashable, Codable, CaseIterable {
+        case today
+        case later
+    }
+
+    /// SQL: "statement" INTEGER NOT NULL, primary key.
+    public var statement: Int
+    /// SQL: "record" TEXT NOT NULL, primary key.
+    public var record: String
+    /// SQL: "type" TEXT.
+    public var type: TypeValue?
+    /// SQL: "date" TEXT NOT NULL.
+    public var date: DateValue
+    /// SQL: "at" TEXT NOT NULL.
+    public var at: Date
+    /// SQL: "selectId" INTEGER, references Tick.id.
+    public var selectId: Int?
+    /// SQL: "prefs" TEXT NOT NULL.
+    public var prefs: Prefs
+
+    /// Creates a record; defaults follow the schema.
+    public init(
+        statement: Int,
+        record: String,
+        type: TypeValue? = Entry.TypeValue.none,
+        date: DateValue = Entry.DateValue.today,
+        at: Date = Date(),
+        selectId: Int? = nil,
+        prefs: Prefs
+    ) {
+        self.statement = statement
+        self.record = record
+        self.type = type
+        self.date = date
+        self.at = at
+        self.selectId = selectId
+        self.prefs = prefs
+    }
+}
+
+/// Reads and writes `Entry` records in table "Entry".
+///
+/// ```swift
+/// try db.write { conn in try EntryDAO(conn).insert(record) }
+/// ```
+///
+/// - Remark: Generated from Edge.schema.yml, table Entry.
+public struct EntryDAO: RecordDAO {
+    /// The connection the DAO runs on.
+    public let conn: Connection
+
+    /// A DAO on `conn`; cheap to create, use it inside `read`/`write`.
+    public init(_ conn: Connection) {
+        self.conn = conn
+    }
+
+    /// Reads a record from a row of `selectSQL`'s columns, by position.
+    @inlinable
+    public static func decode(_ statement: Statement) throws -> Entry {
+        try statement.requireNotNull(at: 0, table: "Entry", column: "statement")
+        try statement.requireNotNull(at: 1, table: "Entry", column: "record")
+        try statement.requireNotNull(at: 3, table: "Entry", column: "date")
+        try statement.requireNotNull(at: 4, table: "Entry", column: "at")
+        try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
+        return Entry(
+            statement: statement.int(at: 0),
+            record: statement.string(at: 1),
+            type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2),
+            date: try statement.enumeration(Entry.DateValue.self, at: 3),
+            at: try statement.date(at: 4),
+            selectId: statement.isNull(at: 5) ? nil : statement.int(at: 5),
+            prefs: try statement.json(Prefs.self, at: 6)
+        )
+    }
+
+    /// Inserts `record` and returns it as stored.
+    @discardableResult
+    public func insert(_ record: Entry) throws -> Entry {
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
+        try statement.bind(record.statement, at: 1)
+        try statement.bind(record.record, at: 2)
+        try statement.bind(record.type?.rawValue, at: 3)
+        try statement.bind(record.date.rawValue, at: 4)
+        try statement.bind(record.at, at: 5)
+        try statement.bind(record.selectId, at: 6)
+        try statement.bind(json: record.prefs, at: 7)
+        try statement.run()
+        var stored = record
+        stored.at = DateFormat.rounded(stored.at)
+        return stored
+    }
+
+    /// Inserts `records` in order and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Entry>) throws -> [Entry] {
+        try records.map { try insert($0) }
+    }
+
+    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Entry) throws -> Entry {
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
+        try statement.bind(record.statement, at: 1)
+        try statement.bind(record.record, at: 2)
+        try statement.bind(record.type?.rawValue, at: 3)
+        try statement.bind(record.date.rawValue, at: 4)
+        try statement.bind(record.at, at: 5)
+        try statement.bind(record.selectId, at: 6)
+        try statement.bind(json: record.prefs, at: 7)
+        try statement.run()
+        var stored = record
+        stored.at = DateFormat.rounded(stored.at)
+        return stored
+    }
+
+    /// Updates the stored row with `record`'s key; false when there is no such row.
+    @discardableResult
+    public func update(_ record: Entry) throws -> Bool {
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
+        try statement.bind(record.type?.rawValue, at: 1)
+        try statement.bind(record.date.rawValue, at: 2)
+        try statement.bind(record.at, at: 3)
+        try statement.bind(record.selectId, at: 4)
+        try statement.bind(json: record.prefs, at: 5)
+        try statement.bind(record.statement, at: 6)
+        try statement.bind(record.record, at: 7)
+        try statement.run()
+        return self.conn.changes > 0
+    }
+
+    /// Deletes the stored row with `record`'s key; false when there was none.
+    @discardableResult
+    public func delete(_ record: Entry) throws -> Bool {
+        try delete(statement: record.statement, record: record.record)
+    }
+
+    /// Deletes the row with this key; false when there was none.
+    @discardableResult
+    public func delete(statement statement_: Int, record record_: String) throws -> Bool {
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
+        try statement.bind(statement_, at: 1)
+        try statement.bind(record_, at: 2)
+        try statement.run()
+        return self.conn.changes > 0
+    }
+
+    /// The record with this key, or nil.
+    public func find(statement statement_: Int, record record_: String) throws -> Entry? {
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        defer { statement.reset() }
+        try statement.bind(statement_, at: 1)
+        try statement.bind(record_, at: 2)
+        return try statement.step() ? Self.decode(statement) : nil
+    }
+
+    /// Named query `names`: `statement = :statement -- the key's first column`, ordered by `record DESC -- last name first`, at most 2.
+    ///
+    /// - Remark: Generated from Edge.schema.yml, table Entry, query names.
+    public func names(statement statement_: Int) throws -> [Entry] {
+        let statement = try self.conn.cachedStatement(sql: Self.queryNamesSQL)
+        defer { statement.reset() }
+        try statement.bind(statement_, at: 1)
+        var records: [Entry] = []
+        while try statement.step() { records.append(try Self.decode(statement)) }
+        return records
+    }
+
+    /// Named query `matching`: `statement = :conn AND (record = :records OR record = :record OR record = :stored OR record = :value)`.
+    ///
+    /// - Remark: Generated from Edge.schema.yml, table Entry, query matching.
+    public func matching(conn conn_: Int, records records_: String, record record_: String, stored stored_: String, value value_: String) throws -> Int {
+        let statement = try self.conn.cachedStatement(sql: Self.queryMatchingSQL)
+        defer { statement.reset() }
+        try statement.bind(conn_, at: 1)
+        try statement.bind(records_, at: 2)
+        try statement.bind(record_, at: 3)
+        try statement.bind(stored_, at: 4)
+        try statement.bind(value_, at: 5)
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// The `Tick` that `selectId` refers to, or nil.
+    public func select(of record: Entry) throws -> Tick? {
+        let statement = try self.conn.cachedStatement(sql: Self.navigationSelectSQL)
+        defer { statement.reset() }
+        try statement.bind(record.selectId, at: 1)
+        return try statement.step() ? TickDAO.decode(statement) : nil
+    }
+
+    // SQL
+
+    public static let tableSQLName = #""Entry""#
+
+    public static let selectSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry""#
+
+    static let insertSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+
+    static let upsertSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("statement", "record") DO UPDATE SET "type" = excluded."type", "date" = excluded."date", "at" = excluded."at", "selectId" = excluded."selectId", "prefs" = excluded."prefs""#
+
+    static let updateSQL = #"UPDATE "Entry" SET "type" = ?, "date" = ?, "at" = ?, "selectId" = ?, "prefs" = ? WHERE "statement" = ? AND "record" = ?"#
+
+    static let deleteSQL = #"DELETE FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
+
+    static let findSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
+
+    static let queryNamesSQL = "SELECT \"statement\", \"record\", \"type\", \"date\", \"at\", \"selectId\", \"prefs\" FROM \"Entry\" WHERE statement = :statement -- the key's first column\n ORDER BY record DESC -- last name first\n LIMIT 2"
+
+    static let queryMatchingSQL = #"SELECT count(*) FROM "Entry" WHERE statement = :conn AND (record = :records OR record = :record OR record = :stored OR record = :value)"#
+
+    static let navigationSelectSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
 }

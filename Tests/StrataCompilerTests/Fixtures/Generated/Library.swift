@@ -76,6 +76,18 @@ public enum Library {
         #"CREATE UNIQUE INDEX "loans_open_by_book" ON "loans" ("bookId") WHERE returned = 0"#,
     ]
 
+    /// How to open the database for this schema: `foreignKeys` as the schema's
+    /// `options.foreignKeys` says.
+    ///
+    /// ```swift
+    /// let db = try Database(path: path, configuration: Library.configuration)
+    /// ```
+    public static let configuration: Database.Configuration = {
+        var configuration = Database.Configuration()
+        configuration.foreignKeys = true
+        return configuration
+    }()
+
     /// The migrations of `Library.migrations/`, with their checksums.
     public static let migrations: [Migration] = [
         Migration(
@@ -145,9 +157,12 @@ public enum Library {
     /// Applies the pending migrations to `db`, each in its own transaction, and returns the
     /// ones applied. Refuses, changing nothing, when an applied migration was edited, the
     /// database is newer than this code, or the history has a gap (see `Migrator`).
+    /// Foreign keys are left on or off as `configuration` says.
     @discardableResult
     public static func migrate(_ db: Database) throws -> [Migration] {
-        try Migrator(migrations: migrations).migrate(db)
+        try db.writeWithoutTransaction { conn in
+            try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)
+        }
     }
 }
 
@@ -208,16 +223,18 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Author) throws -> Author {
         if record.id == 0 {
-            let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            defer { statement.reset() }
             try statement.bind(record.name, at: 1)
             try statement.bind(record.born, at: 2)
             try statement.run()
             var stored = record
-            stored.id = conn.lastInsertedRowID
+            stored.id = self.conn.lastInsertedRowID
             stored.born = stored.born.map(DateFormat.rounded)
             return stored
         }
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.name, at: 2)
         try statement.bind(record.born, at: 3)
@@ -237,7 +254,8 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.name, at: 2)
         try statement.bind(record.born, at: 3)
@@ -250,12 +268,13 @@ public struct AuthorDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Author) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.name, at: 1)
         try statement.bind(record.born, at: 2)
         try statement.bind(record.id, at: 3)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -267,17 +286,18 @@ public struct AuthorDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Author? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(id, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -285,15 +305,16 @@ public struct AuthorDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Author, query named.
     public func named(name: String) throws -> Author? {
-        let statement = try conn.cachedStatement(sql: Self.namedSQL)
-        try statement.bind(name, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryNamedSQL)
         defer { statement.reset() }
+        try statement.bind(name, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
     /// The `Book` records whose `authorId` refers to `record`.
     public func books(of record: Author) throws -> [Book] {
-        let statement = try conn.cachedStatement(sql: Self.booksSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationBooksSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Book] = []
         while try statement.step() { records.append(try BookDAO.decode(statement)) }
@@ -318,9 +339,9 @@ public struct AuthorDAO: RecordDAO {
 
     static let findSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
 
-    static let namedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE name = :name LIMIT 1"#
+    static let queryNamedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE name = :name LIMIT 1"#
 
-    static let booksSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "authorId" = ?"#
+    static let navigationBooksSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "authorId" = ?"#
 }
 
 // MARK: - Book
@@ -366,7 +387,7 @@ public struct Book: Sendable, Hashable, Codable, Identifiable {
         isbn: String,
         pages: Int = 0,
         price: Double? = nil,
-        format: Format = .paperback,
+        format: Format = Book.Format.paperback,
         tags: [String] = [],
         cover: Data? = nil,
         publishedAt: Date? = nil,
@@ -421,7 +442,8 @@ public struct BookDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: Book) throws -> Book {
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.title, at: 2)
         try statement.bind(record.isbn, at: 3)
@@ -447,7 +469,8 @@ public struct BookDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.title, at: 2)
         try statement.bind(record.isbn, at: 3)
@@ -467,7 +490,8 @@ public struct BookDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Book) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.title, at: 1)
         try statement.bind(record.isbn, at: 2)
         try statement.bind(record.pages, at: 3)
@@ -479,7 +503,7 @@ public struct BookDAO: RecordDAO {
         try statement.bind(record.authorId, at: 9)
         try statement.bind(record.id, at: 10)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -491,17 +515,18 @@ public struct BookDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: UUID) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(id: UUID) throws -> Book? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(id, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -509,9 +534,9 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query byIsbn.
     public func byIsbn(isbn: String) throws -> Book? {
-        let statement = try conn.cachedStatement(sql: Self.byIsbnSQL)
-        try statement.bind(isbn, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryByIsbnSQL)
         defer { statement.reset() }
+        try statement.bind(isbn, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -519,7 +544,8 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query byAuthor.
     public func byAuthor(authorId: Int) throws -> [Book] {
-        let statement = try conn.cachedStatement(sql: Self.byAuthorSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryByAuthorSQL)
+        defer { statement.reset() }
         try statement.bind(authorId, at: 1)
         var records: [Book] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -530,7 +556,8 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query cheaperThan.
     public func cheaperThan(max: Double) throws -> [Book] {
-        let statement = try conn.cachedStatement(sql: Self.cheaperThanSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryCheaperThanSQL)
+        defer { statement.reset() }
         try statement.bind(max, at: 1)
         var records: [Book] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -541,7 +568,8 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query inFormat.
     public func inFormat(format: Book.Format, minPages: Int, maxPages: Int, limit: Int) throws -> [Book] {
-        let statement = try conn.cachedStatement(sql: Self.inFormatSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryInFormatSQL)
+        defer { statement.reset() }
         try statement.bind(format.rawValue, at: 1)
         try statement.bind(minPages, at: 2)
         try statement.bind(maxPages, at: 3)
@@ -555,9 +583,9 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query countByAuthor.
     public func countByAuthor(authorId: Int) throws -> Int {
-        let statement = try conn.cachedStatement(sql: Self.countByAuthorSQL)
-        try statement.bind(authorId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryCountByAuthorSQL)
         defer { statement.reset() }
+        try statement.bind(authorId, at: 1)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
@@ -567,9 +595,9 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query existsWithTitle.
     public func existsWithTitle(pattern: String) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.existsWithTitleSQL)
-        try statement.bind(pattern, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryExistsWithTitleSQL)
         defer { statement.reset() }
+        try statement.bind(pattern, at: 1)
         return try statement.step() && statement.bool(at: 0)
     }
 
@@ -577,7 +605,8 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query publishedSince.
     public func publishedSince(since: Date) throws -> [Book] {
-        let statement = try conn.cachedStatement(sql: Self.publishedSinceSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryPublishedSinceSQL)
+        defer { statement.reset() }
         try statement.bind(since, at: 1)
         var records: [Book] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -586,15 +615,16 @@ public struct BookDAO: RecordDAO {
 
     /// The `Author` that `authorId` refers to, or nil.
     public func author(of record: Book) throws -> Author? {
-        let statement = try conn.cachedStatement(sql: Self.authorSQL)
-        try statement.bind(record.authorId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationAuthorSQL)
         defer { statement.reset() }
+        try statement.bind(record.authorId, at: 1)
         return try statement.step() ? AuthorDAO.decode(statement) : nil
     }
 
     /// The `BookTag` records whose `bookId` refers to `record`.
     public func bookTags(of record: Book) throws -> [BookTag] {
-        let statement = try conn.cachedStatement(sql: Self.bookTagsSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationBookTagsSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [BookTag] = []
         while try statement.step() { records.append(try BookTagDAO.decode(statement)) }
@@ -603,7 +633,8 @@ public struct BookDAO: RecordDAO {
 
     /// The `Loan` records whose `bookId` refers to `record`.
     public func loans(of record: Book) throws -> [Loan] {
-        let statement = try conn.cachedStatement(sql: Self.loansSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationLoansSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Loan] = []
         while try statement.step() { records.append(try LoanDAO.decode(statement)) }
@@ -626,25 +657,25 @@ public struct BookDAO: RecordDAO {
 
     static let findSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 
-    static let byIsbnSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE isbn = :isbn LIMIT 1"#
+    static let queryByIsbnSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE isbn = :isbn LIMIT 1"#
 
-    static let byAuthorSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE authorId = :authorId ORDER BY publishedAt DESC"#
+    static let queryByAuthorSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE authorId = :authorId ORDER BY publishedAt DESC"#
 
-    static let cheaperThanSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE price < :max ORDER BY price LIMIT 50"#
+    static let queryCheaperThanSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE price < :max ORDER BY price LIMIT 50"#
 
-    static let inFormatSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE format = :format AND pages BETWEEN :minPages AND :maxPages LIMIT :limit"#
+    static let queryInFormatSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE format = :format AND pages BETWEEN :minPages AND :maxPages LIMIT :limit"#
 
-    static let countByAuthorSQL = #"SELECT count(*) FROM "books" WHERE authorId = :authorId"#
+    static let queryCountByAuthorSQL = #"SELECT count(*) FROM "books" WHERE authorId = :authorId"#
 
-    static let existsWithTitleSQL = #"SELECT EXISTS (SELECT 1 FROM "books" WHERE title LIKE :pattern)"#
+    static let queryExistsWithTitleSQL = #"SELECT EXISTS (SELECT 1 FROM "books" WHERE title LIKE :pattern)"#
 
-    static let publishedSinceSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE publishedAt >= :since"#
+    static let queryPublishedSinceSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE publishedAt >= :since"#
 
-    static let authorSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
+    static let navigationAuthorSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
 
-    static let bookTagsSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ?"#
+    static let navigationBookTagsSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ?"#
 
-    static let loansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "bookId" = ?"#
+    static let navigationLoansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "bookId" = ?"#
 }
 
 // MARK: - BookTag
@@ -694,7 +725,8 @@ public struct BookTagDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: BookTag) throws -> BookTag {
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.tag, at: 2)
         try statement.run()
@@ -710,7 +742,8 @@ public struct BookTagDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.tag, at: 2)
         try statement.run()
@@ -726,19 +759,20 @@ public struct BookTagDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(bookId: UUID, tag: String) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(bookId: UUID, tag: String) throws -> BookTag? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
-        defer { statement.reset() }
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -746,7 +780,8 @@ public struct BookTagDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table BookTag, query forBook.
     public func forBook(bookId: UUID) throws -> [BookTag] {
-        let statement = try conn.cachedStatement(sql: Self.forBookSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryForBookSQL)
+        defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         var records: [BookTag] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -755,9 +790,9 @@ public struct BookTagDAO: RecordDAO {
 
     /// The `Book` that `bookId` refers to, or nil.
     public func book(of record: BookTag) throws -> Book? {
-        let statement = try conn.cachedStatement(sql: Self.bookSQL)
-        try statement.bind(record.bookId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationBookSQL)
         defer { statement.reset() }
+        try statement.bind(record.bookId, at: 1)
         return try statement.step() ? BookDAO.decode(statement) : nil
     }
 
@@ -775,9 +810,9 @@ public struct BookTagDAO: RecordDAO {
 
     static let findSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ? AND "tag" = ?"#
 
-    static let forBookSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE bookId = :bookId ORDER BY tag"#
+    static let queryForBookSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE bookId = :bookId ORDER BY tag"#
 
-    static let bookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
+    static let navigationBookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 }
 
 // MARK: - Member
@@ -850,7 +885,8 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Member) throws -> Member {
         if record.id == 0 {
-            let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            defer { statement.reset() }
             try statement.bind(record.fullName, at: 1)
             try statement.bind(record.email, at: 2)
             try statement.bind(record.active, at: 3)
@@ -858,11 +894,12 @@ public struct MemberDAO: RecordDAO {
             try statement.bind(json: record.settings, at: 5)
             try statement.run()
             var stored = record
-            stored.id = conn.lastInsertedRowID
+            stored.id = self.conn.lastInsertedRowID
             stored.joinedAt = DateFormat.rounded(stored.joinedAt)
             return stored
         }
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.fullName, at: 2)
         try statement.bind(record.email, at: 3)
@@ -885,7 +922,8 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.fullName, at: 2)
         try statement.bind(record.email, at: 3)
@@ -901,7 +939,8 @@ public struct MemberDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Member) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.fullName, at: 1)
         try statement.bind(record.email, at: 2)
         try statement.bind(record.active, at: 3)
@@ -909,7 +948,7 @@ public struct MemberDAO: RecordDAO {
         try statement.bind(json: record.settings, at: 5)
         try statement.bind(record.id, at: 6)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -921,17 +960,18 @@ public struct MemberDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Member? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(id, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -939,7 +979,8 @@ public struct MemberDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Member, query activeMembers.
     public func activeMembers(active: Bool) throws -> [Member] {
-        let statement = try conn.cachedStatement(sql: Self.activeMembersSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryActiveMembersSQL)
+        defer { statement.reset() }
         try statement.bind(active, at: 1)
         var records: [Member] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -948,7 +989,8 @@ public struct MemberDAO: RecordDAO {
 
     /// The `Loan` records whose `memberId` refers to `record`.
     public func loans(of record: Member) throws -> [Loan] {
-        let statement = try conn.cachedStatement(sql: Self.loansSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationLoansSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Loan] = []
         while try statement.step() { records.append(try LoanDAO.decode(statement)) }
@@ -973,9 +1015,9 @@ public struct MemberDAO: RecordDAO {
 
     static let findSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
 
-    static let activeMembersSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE active = :active ORDER BY full_name"#
+    static let queryActiveMembersSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE active = :active ORDER BY full_name"#
 
-    static let loansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "memberId" = ?"#
+    static let navigationLoansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "memberId" = ?"#
 }
 
 // MARK: - Loan
@@ -1057,7 +1099,8 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Loan) throws -> Loan {
         if record.id == 0 {
-            let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            defer { statement.reset() }
             try statement.bind(record.bookId, at: 1)
             try statement.bind(record.memberId, at: 2)
             try statement.bind(record.lentAt, at: 3)
@@ -1066,12 +1109,13 @@ public struct LoanDAO: RecordDAO {
             try statement.bind(record.note, at: 6)
             try statement.run()
             var stored = record
-            stored.id = conn.lastInsertedRowID
+            stored.id = self.conn.lastInsertedRowID
             stored.lentAt = DateFormat.rounded(stored.lentAt)
             stored.dueAt = DateFormat.rounded(stored.dueAt)
             return stored
         }
-        let statement = try conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.bookId, at: 2)
         try statement.bind(record.memberId, at: 3)
@@ -1096,7 +1140,8 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
-        let statement = try conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.bookId, at: 2)
         try statement.bind(record.memberId, at: 3)
@@ -1114,7 +1159,8 @@ public struct LoanDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Loan) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.memberId, at: 2)
         try statement.bind(record.lentAt, at: 3)
@@ -1123,7 +1169,7 @@ public struct LoanDAO: RecordDAO {
         try statement.bind(record.note, at: 6)
         try statement.bind(record.id, at: 7)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// Deletes the stored row with `record`'s key; false when there was none.
@@ -1135,17 +1181,18 @@ public struct LoanDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
-        return conn.changes > 0
+        return self.conn.changes > 0
     }
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Loan? {
-        let statement = try conn.cachedStatement(sql: Self.findSQL)
-        try statement.bind(id, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
         defer { statement.reset() }
+        try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -1153,7 +1200,8 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query openForMember.
     public func openForMember(memberId: Int) throws -> [Loan] {
-        let statement = try conn.cachedStatement(sql: Self.openForMemberSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryOpenForMemberSQL)
+        defer { statement.reset() }
         try statement.bind(memberId, at: 1)
         var records: [Loan] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -1164,7 +1212,8 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query overdue.
     public func overdue(now: Date) throws -> [Loan] {
-        let statement = try conn.cachedStatement(sql: Self.overdueSQL)
+        let statement = try self.conn.cachedStatement(sql: Self.queryOverdueSQL)
+        defer { statement.reset() }
         try statement.bind(now, at: 1)
         var records: [Loan] = []
         while try statement.step() { records.append(try Self.decode(statement)) }
@@ -1175,25 +1224,25 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query hasOpenLoan.
     public func hasOpenLoan(bookId: UUID) throws -> Bool {
-        let statement = try conn.cachedStatement(sql: Self.hasOpenLoanSQL)
-        try statement.bind(bookId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.queryHasOpenLoanSQL)
         defer { statement.reset() }
+        try statement.bind(bookId, at: 1)
         return try statement.step() && statement.bool(at: 0)
     }
 
     /// The `Book` that `bookId` refers to, or nil.
     public func book(of record: Loan) throws -> Book? {
-        let statement = try conn.cachedStatement(sql: Self.bookSQL)
-        try statement.bind(record.bookId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationBookSQL)
         defer { statement.reset() }
+        try statement.bind(record.bookId, at: 1)
         return try statement.step() ? BookDAO.decode(statement) : nil
     }
 
     /// The `Member` that `memberId` refers to, or nil.
     public func member(of record: Loan) throws -> Member? {
-        let statement = try conn.cachedStatement(sql: Self.memberSQL)
-        try statement.bind(record.memberId, at: 1)
+        let statement = try self.conn.cachedStatement(sql: Self.navigationMemberSQL)
         defer { statement.reset() }
+        try statement.bind(record.memberId, at: 1)
         return try statement.step() ? MemberDAO.decode(statement) : nil
     }
 
@@ -1215,13 +1264,13 @@ public struct LoanDAO: RecordDAO {
 
     static let findSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "id" = ?"#
 
-    static let openForMemberSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE memberId = :memberId AND returned = 0 ORDER BY dueAt"#
+    static let queryOpenForMemberSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE memberId = :memberId AND returned = 0 ORDER BY dueAt"#
 
-    static let overdueSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE returned = 0 AND dueAt < :now ORDER BY dueAt ASC"#
+    static let queryOverdueSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE returned = 0 AND dueAt < :now ORDER BY dueAt ASC"#
 
-    static let hasOpenLoanSQL = #"SELECT EXISTS (SELECT 1 FROM "loans" WHERE bookId = :bookId AND returned = 0)"#
+    static let queryHasOpenLoanSQL = #"SELECT EXISTS (SELECT 1 FROM "loans" WHERE bookId = :bookId AND returned = 0)"#
 
-    static let bookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
+    static let navigationBookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 
-    static let memberSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
+    static let navigationMemberSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
 }
