@@ -178,7 +178,8 @@ public struct Migrator: Sendable {
                     sql: "INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                     arguments: [migration.version, migration.name, migration.checksum, DateFormat.string(from: Date())])
                 try conn.execute(sql: "PRAGMA user_version = \(migration.version)")
-                let violations = try conn.fetch(sql: "PRAGMA foreign_key_check")
+                // A schema that turns foreign keys off may hold dangling references on purpose.
+                let violations = foreignKeys ? try conn.fetch(sql: "PRAGMA foreign_key_check") : []
                 if let first = violations.first {
                     let table = (try? first.get(0, as: String.self)) ?? "?"
                     let parent = (try? first.get(2, as: String.self)) ?? "?"
