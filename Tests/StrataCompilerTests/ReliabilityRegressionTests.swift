@@ -1,0 +1,31 @@
+import Foundation
+import Strata
+import Testing
+@testable import StrataCompiler
+
+/// Bugs found by the reliability tests (`Tests/StrataReliabilityTests`), each kept fixed here.
+@Suite struct ReliabilityRegressionTests {
+    /// A line break in a table name ended the `--` header comment of the migration file, and the
+    /// rest of the name ran as SQL with the migration (`table: "x\nDROP TABLE victim; --"`).
+    @Test func aLineBreakInANameStaysInsideTheMigrationHeaderComment() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                database: M
+                tables:
+                  Evil:
+                    table: "evil\\nDROP TABLE victim; --"
+                    columns:
+                      id: { type: int, primaryKey: true }
+                """,
+            path: "M.schema.yml")
+        let text = MigrationRenderer.render(
+            try MigrationPlanner.plan(schema: schema, migrations: []), version: 1, name: "initial", schemaFile: "M\r\n.schema.yml")
+        let header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        #expect(header.count == 2 && header.allSatisfy { $0.hasPrefix("--") }, "\(text)")
+        #expect(header.last == #"--   create table evil\nDROP TABLE victim; --"#)
+        let db = try Database.inMemory()
+        try db.write { try $0.execute(sql: "CREATE TABLE victim (id INTEGER)") }
+        try Migrator(migrations: [Migration(version: 1, name: "initial", sql: text)]).migrate(db)
+        #expect(try db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'victim'") } == 1)
+    }
+}
