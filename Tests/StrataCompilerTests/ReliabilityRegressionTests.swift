@@ -28,4 +28,15 @@ import Testing
         try Migrator(migrations: [Migration(version: 1, name: "initial", sql: text)]).migrate(db)
         #expect(try db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'victim'") } == 1)
     }
+
+    /// A table whose only column is its autoincrement key generated `INSERT INTO t () VALUES ()`,
+    /// which SQLite rejects, so `strata generate` refused a valid schema.
+    @Test func aTableWithOnlyAnAutoincrementKeyInserts() throws {
+        let schema = try SchemaLoader.load(
+            contents: "database: T\ntables:\n  Ticket:\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n",
+            path: "T.schema.yml")
+        #expect(Generator.check(schema, migrations: [], schemaPath: "T.schema.yml").isEmpty)
+        let plan = DAOPlan(table: schema.tables[0], schema: schema)
+        #expect(plan.insertAssigningKeySQL == #"INSERT INTO "Ticket" DEFAULT VALUES"#)
+    }
 }

@@ -55,6 +55,8 @@ public struct DAOPlan {
     public var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
 
     func insert(_ columns: [Column]) -> String {
+        // A table whose only column is its autoincrement key: `()` is not valid SQL.
+        if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
         let names = columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         return "INSERT INTO \(tableName) (\(names)) VALUES (\(placeholders))"
