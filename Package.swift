@@ -51,6 +51,11 @@ let package = Package(
             dependencies: ["Strata"],
             plugins: ["StrataPlugin"]
         ),
+        .testTarget(
+            name: "StrataReliabilityTests",
+            dependencies: ["Strata", "StrataCompiler"],
+            plugins: ["StrataPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
