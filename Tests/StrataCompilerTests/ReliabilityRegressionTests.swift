@@ -54,4 +54,23 @@ import Testing
         }
         #expect(elapsed < .seconds(3), "\(elapsed)")
     }
+
+    /// `?`, `$x` and `@x` in `orderBy` passed the schema check (only `:x` was refused there),
+    /// and the build failed later in `strata generate`: the generated code binds none of them.
+    @Test func positionalParametersInOrderByAreDiagnosed() {
+        for parameter in ["?", "$xname", "@x", "?2"] {
+            let text = """
+                tables:
+                  Book:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      title: text
+                    queries:
+                      byTitle: { where: "title = :title", orderBy: "\(parameter) DESC" }
+                """
+            let (schema, diagnostics) = SchemaLoader.check(bytes: Array(text.utf8), path: "B.schema.yml")
+            #expect(schema == nil, "\(parameter)")
+            #expect(diagnostics.contains { $0.message == "parameter '\(parameter)' is not supported" && $0.location.line == 7 }, "\(diagnostics)")
+        }
+    }
 }
