@@ -44,32 +44,50 @@ import Testing
 
     enum Outcome: Hashable { case old, new }
 
-    /// Where a database stands after a kill; records every violation of the guarantees.
-    static func inspect(_ path: String, expected: Contents, label: String) throws -> Outcome {
+    /// What a database holds after a kill.
+    struct Report {
+        var outcome: Outcome?
+        var integrityOK = false
+        var foreignKeysOK = false
+        var historyAgrees = false
+        var leftovers = false
+        var rowsLost = 0
+        var contentsEqual = false
+
+        var isSound: Bool { outcome != nil && integrityOK && foreignKeysOK && historyAgrees && !leftovers && rowsLost == 0 && contentsEqual }
+    }
+
+    /// Where a database stands after a kill, and whether it kept every guarantee.
+    static func inspect(_ path: String, expected: Contents) throws -> Report {
         let db = try Database(path: path)
         return try db.read { conn throws in
-            #expect(try conn.fetchValue(String.self, sql: "PRAGMA integrity_check") == "ok", "\(label)")
-            #expect(try conn.fetch(sql: "PRAGMA foreign_key_check").isEmpty, "\(label)")
+            var report = Report()
+            report.integrityOK = try conn.fetchValue(String.self, sql: "PRAGMA integrity_check") == "ok"
+            report.foreignKeysOK = try conn.fetch(sql: "PRAGMA foreign_key_check").isEmpty
             let userVersion = try conn.fetchValue(Int.self, sql: "PRAGMA user_version") ?? -1
             let versions = try conn.fetch(sql: "SELECT version FROM strata_migrations ORDER BY version").map { try $0.get(0, as: Int.self) }
-            #expect(versions == Array(1...max(1, userVersion)), "\(label): history \(versions), user_version \(userVersion)")
+            report.historyAgrees = versions == Array(1...max(1, userVersion))
             let tables = try conn.fetch(sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map { try $0.get(0, as: String.self) }
-            #expect(!tables.contains("new_item"), "\(label): the rebuild's temporary table is left over")
+            let indexes = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'item_name'")
+            report.leftovers = tables.contains("new_item") || indexes != 1
             let itemSQL = try conn.fetchValue(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'item'") ?? ""
             let contents = Contents(
                 items: try Fingerprint(conn, table: "item", expressions: itemSums),
                 tags: try Fingerprint(conn, table: "tag", expressions: tagSums))
-            #expect(contents == expected, "\(label): rows changed")
-            #expect(try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'item_name'") == 1, "\(label)")
-            if userVersion == 2 {
-                #expect(itemSQL.contains("CHECK"), "\(label): at version 2 without the new table")
-                #expect(try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM item WHERE note IS NULL") == 0, "\(label)")
-                return .new
+            report.rowsLost = max(0, expected.items.rows - contents.items.rows) + max(0, expected.tags.rows - contents.tags.rows)
+            report.contentsEqual = contents == expected
+            let nullNotes = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM item WHERE note IS NULL") ?? -1
+            if userVersion == 2, itemSQL.contains("CHECK"), nullNotes == 0 {
+                report.outcome = .new
+            } else if userVersion == 1, !itemSQL.contains("CHECK") {
+                report.outcome = .old
             }
-            #expect(userVersion == 1, "\(label): user_version \(userVersion)")
-            #expect(!itemSQL.contains("CHECK"), "\(label): at version 1 with the new table")
-            return .old
+            return report
         }
+    }
+
+    static func expectSound(_ report: Report, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(report.isSound, "\(label): \(report)", sourceLocation: sourceLocation)
     }
 
     /// Makes the workspace: both migrations written by `strata migration new`, a database at
@@ -118,12 +136,17 @@ import Testing
     }
 
     /// Starts `strata migrate` on `trial.sqlite`.
-    static func startMigrate(in dir: TemporaryDirectory) throws -> Process {
+    static func startMigrate(in dir: TemporaryDirectory, output: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = try #require(Reliability.executable as URL?, "the strata executable was not found")
         process.arguments = ["migrate", "Crash.schema.yml", "--database", "trial.sqlite"]
         process.currentDirectoryURL = dir.url
-        process.standardOutput = FileHandle.nullDevice
+        if let output {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: output)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
@@ -144,35 +167,48 @@ import Testing
         calibration.waitUntilExit()
         let fullRun = clock.now - start
         #expect(calibration.terminationStatus == 0)
-        #expect(try Self.inspect(path, expected: expected, label: "uninterrupted") == .new)
+        let uninterrupted = try Self.inspect(path, expected: expected)
+        Self.expectSound(uninterrupted, "uninterrupted")
+        #expect(uninterrupted.outcome == .new)
 
         // Kill at moments drawn uniformly from [0, 1.2 × the full run].
         var random = SeededGenerator(state: 0xC0FF_EE00 &+ UInt64(rows))
         let window = Int(fullRun.components.seconds) * 1_000_000 + Int(fullRun.components.attoseconds / 1_000_000_000_000)
         var outcomes: [Outcome: Int] = [:]
-        var finishedBeforeKill = 0
-        var delays: [Int] = []
+        var phases: [String: Int] = [:]
+        var unsound = 0
+        var rowsLost = 0
         for trial in 0..<trials {
             path = try Self.freshCopy(in: dir)
             let delay = Int.random(in: 0...(window * 6 / 5), using: &random)
-            delays.append(delay)
-            let process = try Self.startMigrate(in: dir)
+            let output = dir.url.appendingPathComponent("trial.out")
+            let process = try Self.startMigrate(in: dir, output: output)
             usleep(UInt32(delay))
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            if process.terminationReason == Process.TerminationReason.exit { finishedBeforeKill += 1 }
-            let outcome = try Self.inspect(path, expected: expected, label: "trial \(trial) (killed after \(delay) µs)")
-            outcomes[outcome, default: 0] += 1
+            // Where the kill landed, from the progress line `applying 0002_tighten … done (…)`.
+            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            let phase = process.terminationReason == Process.TerminationReason.exit
+                ? "after the process finished" : printed.contains("applying 0002") ? (printed.contains("done") ? "after the commit" : "while applying 0002") : "before 0002 began"
+            phases[phase, default: 0] += 1
+            let report = try Self.inspect(path, expected: expected)
+            Self.expectSound(report, "trial \(trial) (killed after \(delay) µs, \(phase))")
+            if !report.isSound { unsound += 1 }
+            rowsLost += report.rowsLost
+            if let outcome = report.outcome { outcomes[outcome, default: 0] += 1 }
             // The killed migration can be run again to the end.
-            let resumed = try Self.startMigrate(in: dir)
+            let resumed = try Self.startMigrate(in: dir, output: output)
             resumed.waitUntilExit()
             #expect(resumed.terminationStatus == 0, "trial \(trial): migrating again failed")
-            #expect(try Self.inspect(path, expected: expected, label: "trial \(trial) resumed") == .new)
+            let after = try Self.inspect(path, expected: expected)
+            Self.expectSound(after, "trial \(trial) resumed")
+            #expect(after.outcome == .new)
         }
         let old = outcomes[.old, default: 0]
         let new = outcomes[.new, default: 0]
         #expect(old + new == trials)
+        let phaseText = phases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         Reliability.figure(
-            "crash: \(trials) SIGKILL trials of `strata migrate` rebuilding \(rows) items + \(rows / 4) tags; full run \(window / 1000) ms; kill delays 0–\(window * 6 / 5 / 1000) ms (seed 0xC0FFEE00+rows); old version \(old), new version \(new) (\(finishedBeforeKill) finished before the kill); integrity failures 0 expected; rows lost 0 expected; every trial resumed to version 2")
+            "crash: \(trials) SIGKILL trials of `strata migrate` rebuilding \(rows) items + \(rows / 4) tags; full run \(window / 1000) ms; kill delays 0–\(window * 6 / 5 / 1000) ms (seed 0xC0FFEE00+rows); kills landed: \(phaseText); ended at the old version \(old), at the new version \(new), between or unreadable \(trials - old - new); trials failing a check (integrity, foreign keys, history, leftovers, contents) \(unsound); rows lost \(rowsLost); every trial migrated to version 2 when run again")
     }
 }

@@ -56,7 +56,7 @@ import Testing
             for depth in 0..<size { text += String(repeating: " ", count: 2 * depth + 2) + "k\(depth):\n" }
             return Array(text.utf8)
         case 2:  // a huge scalar
-            return Array(("database: " + String(repeating: "x", count: size * 1_000) + "\ntables: {}\n").utf8)
+            return Array(("database: " + String(repeating: "x", count: size * 500) + "\ntables: {}\n").utf8)
         case 3:  // an alias bomb
             var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
             for level in 1..<max(2, size % 12 + 2) {
@@ -75,7 +75,7 @@ import Testing
         case 7:  // many tables
             var text = "database: Many\ntables:\n"
             // A schema of 300 tables takes about a second to check, render and migrate.
-            for i in 0..<min(size, Reliability.isLong ? 300 : 40) { text += "  T\(i):\n    columns:\n      id: { type: int, primaryKey: true }\n      ref: { type: int?, references: T\(max(0, i - 1)).id }\n" }
+            for i in 0..<min(size, Reliability.isLong ? 100 : 40) { text += "  T\(i):\n    columns:\n      id: { type: int, primaryKey: true }\n      ref: { type: int?, references: T\(max(0, i - 1)).id }\n" }
             return Array(text.utf8)
         case 8:  // many columns and a long key
             var text = "tables:\n  Wide:\n    columns:\n      id: { type: int, primaryKey: true }\n"
