@@ -60,6 +60,11 @@ let package = Package(
             dependencies: ["Strata"],
             plugins: ["StrataPlugin"]
         ),
+        .testTarget(
+            name: "StrataReliabilityTests",
+            dependencies: ["Strata", "StrataCompiler"],
+            plugins: ["StrataPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,13 +13,33 @@
 public enum MigrationRenderer {
     /// The file text for `plan` as migration `version` called `name`.
     public static func render(_ plan: MigrationPlan, version: Int, name: String, schemaFile: String) -> String {
-        var text = "-- \(MigrationFiles.fileStem(version: version, name: name)): \(schemaFile)\n"
+        var text = "-- \(commentText("\(MigrationFiles.fileStem(version: version, name: name)): \(schemaFile)"))\n"
         for change in plan.changes {
-            text += "--   \(change)\n"
+            text += "--   \(commentText(change))\n"
         }
         for statement in plan.statements {
             text += "\n\(statement);\n"
         }
         return text
+    }
+
+    /// `text` made safe for one `--` comment line: a line break inside a name (`table: "x\nDROP
+    /// TABLE y; --"`) would end the comment and turn the rest of the name into SQL that runs
+    /// with the migration, so line breaks and other control characters are written escaped.
+    static func commentText(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += " "
+            case _ where scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .lineSeparator
+                || scalar.properties.generalCategory == .paragraphSeparator:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

@@ -241,11 +241,20 @@ extension SchemaDecoder {
                 }
                 if stage == 1 {
                     // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
-                    var known = Set(QueryParameters.infer(query.whereClause ?? "", table: table).names.map { ":" + $0 })
+                    let inWhere = QueryParameters.infer(query.whereClause ?? "", table: table)
+                    var known = Set(inWhere.names.map { ":" + $0 })
                     if case .parameter(let name)? = query.limit { known.insert(":" + name) }
-                    for name in prepared.parameterNames where !known.contains(name) && name.hasPrefix(":") {
-                        tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
-                                   "parameter '\(name)' is only allowed in 'where' and 'limit'")
+                    // Other styles in `where` are reported there already.
+                    known.formUnion(inWhere.others)
+                    for name in prepared.parameterNames where !known.contains(name) {
+                        if name.hasPrefix(":") {
+                            tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                                       "parameter '\(name)' is only allowed in 'where' and 'limit'")
+                        } else {
+                            // `?`, `$x`, `@x` in `orderBy`: the generated code binds none of them.
+                            tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                                       "parameter '\(name)' is not supported", hint: "name parameters ':name', in 'where' or 'limit'")
+                        }
                     }
                 }
             }

@@ -57,6 +57,7 @@ public struct DAOPlan {
     /// `INSERT INTO t (a, b) VALUES (?, ?)`, or `INSERT INTO t DEFAULT VALUES` without columns
     /// (a table whose only column is its autoincrement key).
     func insert(_ columns: [Column]) -> String {
+        // A table whose only column is its autoincrement key: `()` is not valid SQL.
         if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
         let names = columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
@@ -123,10 +124,20 @@ public struct DAOPlan {
             result.append(
                 Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
         }
+        // Which names resolve to this table (as `Schema.table(named:)` resolves them: a record
+        // name first, then an SQL name), computed once: looking each reference up in the
+        // whole schema made this cubic in the number of tables.
+        let isRecordName = Set(schema.tables.map(\.recordName))
+        let recordNameBySQLName = Dictionary(schema.tables.map { ($0.sqlName, $0.recordName) }, uniquingKeysWith: { first, _ in first })
+        func refersToThisTable(_ name: String) -> Bool {
+            if name == table.recordName { return true }
+            if isRecordName.contains(name) { return false }
+            return recordNameBySQLName[name] == table.recordName
+        }
         for child in schema.tables {
             let references = child.columns.filter { column in
                 guard let reference = column.references else { return false }
-                return schema.table(named: reference.table)?.recordName == table.recordName
+                return refersToThisTable(reference.table)
             }
             for column in references {
                 guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
