@@ -163,17 +163,21 @@ public final class Database: Sendable {
 
     /// Runs `body` with a reader connection inside a read transaction, off the caller's task.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await Database.offload { try self.read(body) }
+        try await offload { try self.read(body) }
     }
 
     /// Runs `body` in a write transaction, off the caller's task (see ``write(_:)``).
     public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await Database.offload { try self.write(body) }
+        try await offload { try self.write(body) }
     }
 
-    private static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Runs blocking database work off the cooperative thread pool, on a serial queue of its
+    /// own. Serial queues run on Dispatch's overcommitting threads, which grow when threads
+    /// block, unlike `DispatchQueue.global()` (limited to the number of cores): many callers
+    /// waiting for the writer cannot starve a reader.
+    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            DispatchQueue(label: "Strata.Database.async").async {
                 continuation.resume(with: Result { try work() })
             }
         }

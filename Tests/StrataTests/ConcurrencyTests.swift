@@ -79,3 +79,34 @@ final class Failures: @unchecked Sendable {
     func record(_ error: any Error) { lock.lock(); stored.append(error); lock.unlock() }
     var errors: [any Error] { lock.lock(); defer { lock.unlock() }; return stored }
 }
+
+@Suite struct AsyncStarvationTests {
+    /// Many async writers waiting for the writer lock must not starve async readers: the
+    /// blocking work runs on the database's own queue, which grows past the number of cores.
+    @Test func manyWaitingAsyncWritersDoNotStarveReaders() async throws {
+        let dir = try TemporaryDirectory()
+        let db = try Database(path: dir.path("async.sqlite"))
+        try await db.write { try $0.execute(sql: "CREATE TABLE t(v INTEGER)") }
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        // One write holds the writer; sixteen more queue up behind it.
+        let holder = Task { try await db.write { conn in
+            try conn.execute(sql: "INSERT INTO t VALUES (0)")
+            holding.signal()
+            _ = gate.wait(timeout: .now() + 10)
+        } }
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "wait").async { holding.wait(); continuation.resume() }
+        }
+        let waiting = (1...16).map { i in Task { try await db.write { try $0.execute(sql: "INSERT INTO t VALUES (?)", arguments: [i]) } } }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        // A read still runs while all of them wait.
+        let seen = try await db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+        gate.signal()
+        try await holder.value
+        for task in waiting { try await task.value }
+        #expect(seen == 0)
+        let final = try await db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+        #expect(final == 17)
+    }
+}
