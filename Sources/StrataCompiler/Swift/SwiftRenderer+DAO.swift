@@ -39,7 +39,7 @@ extension SwiftRenderer {
             out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {
                     out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.line("let statement = try conn.cachedStatement(sql: Self.insertAssigningKeySQL)")
+                        out.line("let statement = try conn.cachedStatement(Self.insertAssigningKeySQL)")
                         bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                         out.line("try statement.run()")
                         out.line("var stored = record")
@@ -47,7 +47,7 @@ extension SwiftRenderer {
                         out.line("return stored")
                     }
                 }
-                out.line("let statement = try conn.cachedStatement(sql: Self.insertSQL)")
+                out.line("let statement = try conn.cachedStatement(Self.insertSQL)")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
                 out.line("return record")
@@ -68,7 +68,7 @@ extension SwiftRenderer {
                 if let auto = table.autoincrementColumn {
                     out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
                 }
-                out.line("let statement = try conn.cachedStatement(sql: Self.upsertSQL)")
+                out.line("let statement = try conn.cachedStatement(Self.upsertSQL)")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
                 out.line("return record")
@@ -81,7 +81,7 @@ extension SwiftRenderer {
                 out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
                 out.line("@discardableResult")
                 out.block("public func update(_ record: \(record)) throws -> Bool") { out in
-                    out.line("let statement = try conn.cachedStatement(sql: Self.updateSQL)")
+                    out.line("let statement = try conn.cachedStatement(Self.updateSQL)")
                     let columns = plan.nonKeyColumns + plan.keyColumns
                     bindLines(columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                     out.line("try statement.run()")
@@ -103,7 +103,7 @@ extension SwiftRenderer {
             out.line("/// Deletes the row with this key; false when there was none.")
             out.line("@discardableResult")
             out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.deleteSQL)")
+                out.line("let statement = try conn.cachedStatement(Self.deleteSQL)")
                 bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
                 out.line("try statement.run()")
                 out.line("return conn.changes > 0")
@@ -112,7 +112,7 @@ extension SwiftRenderer {
             sqlConstants.append(("findSQL", plan.findSQL, false))
             out.line("/// The record with this key, or nil.")
             out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.findSQL)")
+                out.line("let statement = try conn.cachedStatement(Self.findSQL)")
                 bindLines(plan.keyColumns, table: table, value: { $0.swiftName }, first: 1, &out)
                 out.line("defer { statement.reset() }")
                 out.line("return try statement.step() ? Self.decode(statement) : nil")
@@ -139,7 +139,10 @@ extension SwiftRenderer {
             out.line("// SQL")
             for constant in sqlConstants {
                 out.line()
-                out.line("\(constant.isPublic ? "public " : "")static let \(constant.name) = \(SwiftNames.stringLiteral(constant.sql))")
+                // The public constants are the `RecordDAO` requirements (text); the others are what
+                // the methods run, `CachedSQL` so a connection finds their statements by slot.
+                let type = constant.isPublic ? "" : ": CachedSQL"
+                out.line("\(constant.isPublic ? "public " : "")static let \(constant.name)\(type) = \(SwiftNames.stringLiteral(constant.sql))")
             }
         }
     }
@@ -232,7 +235,7 @@ extension SwiftRenderer {
         }
         out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
         out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
-            out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+            out.line("let statement = try conn.cachedStatement(Self.\(constant))")
             for (offset, parameter) in parameters.enumerated() {
                 out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: SwiftNames.identifier(parameter.name), index: offset + 1))
             }
@@ -263,7 +266,7 @@ extension SwiftRenderer {
         if navigation.isToParent {
             out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+                out.line("let statement = try conn.cachedStatement(Self.\(constant))")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("defer { statement.reset() }")
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
@@ -271,7 +274,7 @@ extension SwiftRenderer {
         } else {
             out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
-                out.line("let statement = try conn.cachedStatement(sql: Self.\(constant))")
+                out.line("let statement = try conn.cachedStatement(Self.\(constant))")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("var records: [\(target)] = []")
                 out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")
