@@ -20,7 +20,7 @@ func runner(_ implementation: Implementation) throws -> any Runner {
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
-        timeUnits: .milliseconds,
+        timeUnits: .microseconds,
         warmupIterations: 1,
         maxDuration: .seconds(3),
         maxIterations: 15)

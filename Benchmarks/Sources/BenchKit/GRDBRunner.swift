@@ -33,7 +33,7 @@ struct GItemFast: FetchableRecord, PersistableRecord {
 /// default date format already matches Strata's).
 struct GEvent: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "events"
-    static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
     var id: Int
     var name: String
     var note: String?
