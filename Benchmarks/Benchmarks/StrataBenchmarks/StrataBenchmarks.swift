@@ -22,8 +22,8 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         timeUnits: .microseconds,
         warmupIterations: 1,
-        maxDuration: .seconds(3),
-        maxIterations: 15)
+        maxDuration: .seconds(4),
+        maxIterations: 40)
 
     Benchmark.teardown = {
         runners = [:]

@@ -88,7 +88,8 @@ public final class Fixture: Sendable {
     /// Items and events, filled once: what the read workloads read.
     public let readPath: String
 
-    public init() throws {
+    /// Fills the read database with what `workloads` read (all of them by default).
+    public init(for workloads: [Workload] = Workload.allCases) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -96,10 +97,14 @@ public final class Fixture: Sendable {
         let db = try Strata.Database(path: readPath)
         try Bench.migrate(db)
         try db.write { conn in
-            let items = ItemDAO(conn)
-            for i in 0..<Sizes.items { try items.insert(TestData.item(i)) }
-            let events = EventDAO(conn)
-            for event in TestData.events { try events.insert(event) }
+            if workloads.contains(.fetchItems) {
+                let items = ItemDAO(conn)
+                for i in 0..<Sizes.items { try items.insert(TestData.item(i)) }
+            }
+            if workloads.contains(where: { [.fetchEvents, .lookup, .namedQuery].contains($0) }) {
+                let events = EventDAO(conn)
+                for event in TestData.events { try events.insert(event) }
+            }
         }
         try db.writeWithoutTransaction { conn in try conn.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }

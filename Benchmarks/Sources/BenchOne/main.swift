@@ -12,7 +12,7 @@ else {
     exit(2)
 }
 let runs = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
-let fixture = try Fixture()
+let fixture = try Fixture(for: [workload])
 defer { fixture.remove() }
 let runner = try makeRunner(implementation, fixture: fixture)
 var times: [Double] = []
