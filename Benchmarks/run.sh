@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark of docs/Benchmarks.md once and prints its tables (about 10 minutes on
-# 2 cores, most of it building). Results go to Benchmarks/results/ (ignored by git).
+# 2 cores after the first build, which takes 5 more). Results go to Benchmarks/results/ (ignored by git).
 #   Benchmarks/run.sh            everything
 #   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness)
 # Needs hyperfine for the compiler and plugin timings: apt-get install -y hyperfine
@@ -35,6 +35,8 @@ if [ "${1:-}" != "--runtime" ]; then
         -n "strata generate, 300 tables" "$tool generate $out/big/Big.schema.yml --output-file $out/big/Big.swift"
     # 3. What the plugin adds to a no-change build.
     Scripts/plugin_probe.sh "$out"
+    # 4. Instructions, raw C against Strata (valgrind's callgrind: the same count under any load).
+    if command -v valgrind > /dev/null; then Scripts/callgrind.sh > "$out/callgrind.md"; fi
     echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 fi
 

@@ -24,7 +24,7 @@ SCALE = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
 
 def parse_harness(path):
-    """{(workload, impl): {"ms": median wall clock, "mallocs": median malloc count}}"""
+    """{(workload, impl): {"ms": median wall clock, "min": fastest run, "mallocs": median malloc count}}"""
     results = {}
     current = None
     for line in open(path, encoding="utf-8"):
@@ -39,15 +39,16 @@ def parse_harness(path):
         if len(cells) < 4:
             continue
         name = cells[0].rstrip(" *")
-        p50 = cells[3].replace(",", "")
         try:
-            value = float(p50)
+            value = float(cells[3].replace(",", ""))
+            p0 = float(cells[1].replace(",", ""))
         except ValueError:
             continue
         time = re.match(r"Time \(wall clock\) \((\w+|μs)\)", name)
         malloc = re.match(r"Malloc \(total\)(?: \((\w)\))?", name)
         if time:
             results[current]["ms"] = value * TIME_UNITS[time.group(1)]
+            results[current]["min"] = p0 * TIME_UNITS[time.group(1)]
         elif malloc:
             results[current]["mallocs"] = value * SCALE[malloc.group(1) or ""]
     return results
@@ -68,6 +69,21 @@ for key, title in WORKLOADS:
         continue
     print(f"| {title} | {fmt_ms(row['raw'])} | {fmt_ms(row['strata'])} | {fmt_ms(row['grdbOptimized'])} | {fmt_ms(row['grdbCodable'])} "
           f"| **{row['strata'] / row['raw']:.2f}×** | {row['grdbOptimized'] / row['strata']:.2f}× | **{row['grdbCodable'] / row['strata']:.2f}×** |")
+
+print("\n### The same run's fastest iterations (p0, ms): less sensitive to other work on a shared machine\n")
+print("| workload | raw C | Strata | GRDB optimized | GRDB Codable | Strata / raw C | GRDB Codable / Strata |")
+print("|:--|--:|--:|--:|--:|--:|--:|")
+for key, title in WORKLOADS:
+    row = {impl: results.get((key, impl), {}).get("min") for impl in IMPLS}
+    if None in row.values():
+        continue
+    print(f"| {title} | {fmt_ms(row['raw'])} | {fmt_ms(row['strata'])} | {fmt_ms(row['grdbOptimized'])} | {fmt_ms(row['grdbCodable'])} "
+          f"| {row['strata'] / row['raw']:.2f}× | {row['grdbCodable'] / row['strata']:.2f}× |")
+
+callgrind = os.path.join(folder, "callgrind.md")
+if os.path.exists(callgrind):
+    print("\n### Instructions (callgrind, one run of each workload; repeatable under load)\n")
+    print(open(callgrind).read().strip())
 
 print("\n### Allocations per row (or per call): median mallocs of one run ÷ rows\n")
 print("| workload | rows | raw C | Strata | GRDB optimized | GRDB Codable |")
