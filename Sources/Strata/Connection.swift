@@ -14,6 +14,9 @@ public final class Connection {
     @usableFromInline let handle: OpaquePointer
     /// Prepared statements by SQL text.
     private var statementCache: [String: Statement] = [:]
+    /// Prepared statements of ``CachedSQL`` values, by their slot. Only this connection's
+    /// closure touches it, so exclusivity is not checked at run time.
+    @exclusivity(unchecked) @usableFromInline var slots: [Statement?] = []
     /// Depth of nested savepoints, for unique names.
     private var savepointDepth = 0
     /// True for a connection opened read-only.
@@ -41,6 +44,7 @@ public final class Connection {
 
     deinit {
         statementCache.removeAll()
+        slots.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -274,5 +278,6 @@ public final class Connection {
     /// so this only frees memory).
     public func clearStatementCache() {
         statementCache.removeAll()
+        slots.removeAll()
     }
 }

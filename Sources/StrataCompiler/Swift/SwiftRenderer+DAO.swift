@@ -75,7 +75,7 @@ extension SwiftRenderer {
             out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {
                     out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.line("let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)")
+                        out.line("let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)")
                         out.line("defer { statement.reset() }")
                         bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                         out.line("try statement.run()")
@@ -85,7 +85,7 @@ extension SwiftRenderer {
                         out.line("return stored")
                     }
                 }
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.insertSQL)")
+                out.line("let statement = try self.conn.cachedStatement(Self.insertSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
@@ -107,7 +107,7 @@ extension SwiftRenderer {
                 if let auto = table.autoincrementColumn {
                     out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
                 }
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)")
+                out.line("let statement = try self.conn.cachedStatement(Self.upsertSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                 out.line("try statement.run()")
@@ -121,7 +121,7 @@ extension SwiftRenderer {
                 out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
                 out.line("@discardableResult")
                 out.block("public func update(_ record: \(record)) throws -> Bool") { out in
-                    out.line("let statement = try self.conn.cachedStatement(sql: Self.updateSQL)")
+                    out.line("let statement = try self.conn.cachedStatement(Self.updateSQL)")
                     out.line("defer { statement.reset() }")
                     let columns = plan.nonKeyColumns + plan.keyColumns
                     bindLines(columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
@@ -148,7 +148,7 @@ extension SwiftRenderer {
             out.line("/// Deletes the row with this key; false when there was none.")
             out.line("@discardableResult")
             out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)")
+                out.line("let statement = try self.conn.cachedStatement(Self.deleteSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 out.line("try statement.run()")
@@ -158,7 +158,7 @@ extension SwiftRenderer {
             sqlConstants.append(("findSQL", plan.findSQL, false))
             out.line("/// The record with this key, or nil.")
             out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.findSQL)")
+                out.line("let statement = try self.conn.cachedStatement(Self.findSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 out.line("return try statement.step() ? Self.decode(statement) : nil")
@@ -185,7 +185,10 @@ extension SwiftRenderer {
             out.line("// SQL")
             for constant in sqlConstants {
                 out.line()
-                out.line("\(constant.isPublic ? "public " : "")static let \(constant.name) = \(SwiftNames.stringLiteral(constant.sql))")
+                // The public constants are the `RecordDAO` requirements (text); the others are what
+                // the methods run, `CachedSQL` so a connection finds their statements by slot.
+                let type = constant.isPublic ? "" : ": CachedSQL"
+                out.line("\(constant.isPublic ? "public " : "")static let \(constant.name)\(type) = \(SwiftNames.stringLiteral(constant.sql))")
             }
         }
     }
@@ -299,7 +302,7 @@ extension SwiftRenderer {
         }
         out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
         out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
-            out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
+            out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
             out.line("defer { statement.reset() }")
             for (offset, (parameter, names)) in zip(parameters, names).enumerated() {
                 out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: offset + 1))
@@ -328,7 +331,7 @@ extension SwiftRenderer {
         if navigation.isToParent {
             out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
+                out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
@@ -336,7 +339,7 @@ extension SwiftRenderer {
         } else {
             out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
-                out.line("let statement = try self.conn.cachedStatement(sql: Self.\(constant))")
+                out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
                 out.line("var records: [\(target)] = []")

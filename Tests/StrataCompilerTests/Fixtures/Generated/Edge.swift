@@ -213,7 +213,7 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Node) throws -> Node {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
             defer { statement.reset() }
             try statement.bind(record.`default`, at: 1)
             try statement.bind(record.`protocol`, at: 2)
@@ -226,7 +226,7 @@ public struct NodeDAO: RecordDAO {
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.`default`, at: 2)
@@ -249,7 +249,7 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.`default`, at: 2)
@@ -265,7 +265,7 @@ public struct NodeDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Node) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.`default`, at: 1)
         try statement.bind(record.`protocol`, at: 2)
@@ -287,7 +287,7 @@ public struct NodeDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -296,7 +296,7 @@ public struct NodeDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Node? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -306,7 +306,7 @@ public struct NodeDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Node, query children.
     public func children(parent: Int) throws -> [Node] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryChildrenSQL)
+        let statement = try self.conn.cachedStatement(Self.queryChildrenSQL)
         defer { statement.reset() }
         try statement.bind(parent, at: 1)
         var records: [Node] = []
@@ -318,7 +318,7 @@ public struct NodeDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Node, query withKind.
     public func withKind(kind: Node.Kind) throws -> Int {
-        let statement = try self.conn.cachedStatement(sql: Self.queryWithKindSQL)
+        let statement = try self.conn.cachedStatement(Self.queryWithKindSQL)
         defer { statement.reset() }
         try statement.bind(kind.rawValue, at: 1)
         return try statement.step() ? statement.int(at: 0) : 0
@@ -326,7 +326,7 @@ public struct NodeDAO: RecordDAO {
 
     /// The `Node` that `parentId` refers to, or nil.
     public func parent(of record: Node) throws -> Node? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationParentSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationParentSQL)
         defer { statement.reset() }
         try statement.bind(record.parentId, at: 1)
         return try statement.step() ? NodeDAO.decode(statement) : nil
@@ -334,7 +334,7 @@ public struct NodeDAO: RecordDAO {
 
     /// The `Node` records whose `parentId` refers to `record`.
     public func nodes(of record: Node) throws -> [Node] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationNodesSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationNodesSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Node] = []
@@ -348,25 +348,25 @@ public struct NodeDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table""#
 
-    static let insertSQL = #"INSERT INTO "node table" ("id", "default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "node table" ("id", "default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?, ?)"#
 
-    static let insertAssigningKeySQL = #"INSERT INTO "node table" ("default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?)"#
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "node table" ("default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "node table" ("id", "default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "default value" = excluded."default value", "protocol" = excluded."protocol", "order" = excluded."order", "parentId" = excluded."parentId", "kind" = excluded."kind", "extra" = excluded."extra""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "node table" ("id", "default value", "protocol", "order", "parentId", "kind", "extra") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "default value" = excluded."default value", "protocol" = excluded."protocol", "order" = excluded."order", "parentId" = excluded."parentId", "kind" = excluded."kind", "extra" = excluded."extra""#
 
-    static let updateSQL = #"UPDATE "node table" SET "default value" = ?, "protocol" = ?, "order" = ?, "parentId" = ?, "kind" = ?, "extra" = ? WHERE "id" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "node table" SET "default value" = ?, "protocol" = ?, "order" = ?, "parentId" = ?, "kind" = ?, "extra" = ? WHERE "id" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "node table" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "node table" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
 
-    static let queryChildrenSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE parentId = :parent ORDER BY "order""#
+    static let queryChildrenSQL: CachedSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE parentId = :parent ORDER BY "order""#
 
-    static let queryWithKindSQL = #"SELECT count(*) FROM "node table" WHERE kind = :kind"#
+    static let queryWithKindSQL: CachedSQL = #"SELECT count(*) FROM "node table" WHERE kind = :kind"#
 
-    static let navigationParentSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
+    static let navigationParentSQL: CachedSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "id" = ?"#
 
-    static let navigationNodesSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "parentId" = ?"#
+    static let navigationNodesSQL: CachedSQL = #"SELECT "id", "default value", "protocol", "order", "parentId", "kind", "extra" FROM "node table" WHERE "parentId" = ?"#
 }
 
 // MARK: - Setting
@@ -427,7 +427,7 @@ public struct SettingDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: Setting) throws -> Setting {
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.key, at: 1)
         try statement.bind(record.value, at: 2)
@@ -445,7 +445,7 @@ public struct SettingDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.key, at: 1)
         try statement.bind(record.value, at: 2)
@@ -457,7 +457,7 @@ public struct SettingDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Setting) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.value, at: 1)
         try statement.bind(record.flag, at: 2)
@@ -475,7 +475,7 @@ public struct SettingDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(key: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         try statement.run()
@@ -484,7 +484,7 @@ public struct SettingDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(key: String) throws -> Setting? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -496,15 +496,15 @@ public struct SettingDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "key", "value", "flag" FROM "Setting""#
 
-    static let insertSQL = #"INSERT INTO "Setting" ("key", "value", "flag") VALUES (?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "Setting" ("key", "value", "flag") VALUES (?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "Setting" ("key", "value", "flag") VALUES (?, ?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value", "flag" = excluded."flag""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "Setting" ("key", "value", "flag") VALUES (?, ?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value", "flag" = excluded."flag""#
 
-    static let updateSQL = #"UPDATE "Setting" SET "value" = ?, "flag" = ? WHERE "key" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "Setting" SET "value" = ?, "flag" = ? WHERE "key" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "Setting" WHERE "key" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "Setting" WHERE "key" = ?"#
 
-    static let findSQL = #"SELECT "key", "value", "flag" FROM "Setting" WHERE "key" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "key", "value", "flag" FROM "Setting" WHERE "key" = ?"#
 }
 
 // MARK: - Tick
@@ -553,14 +553,14 @@ public struct TickDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Tick) throws -> Tick {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
             defer { statement.reset() }
             try statement.run()
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.run()
@@ -577,7 +577,7 @@ public struct TickDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Tick) throws -> Tick {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.run()
@@ -593,7 +593,7 @@ public struct TickDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -602,7 +602,7 @@ public struct TickDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Tick? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -612,7 +612,7 @@ public struct TickDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Tick, query select.
     public func select(after: Int) throws -> [Tick] {
-        let statement = try self.conn.cachedStatement(sql: Self.querySelectSQL)
+        let statement = try self.conn.cachedStatement(Self.querySelectSQL)
         defer { statement.reset() }
         try statement.bind(after, at: 1)
         var records: [Tick] = []
@@ -624,7 +624,7 @@ public struct TickDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Tick, query insertAssigningKey.
     public func insertAssigningKey(after: Int) throws -> Int {
-        let statement = try self.conn.cachedStatement(sql: Self.queryInsertAssigningKeySQL)
+        let statement = try self.conn.cachedStatement(Self.queryInsertAssigningKeySQL)
         defer { statement.reset() }
         try statement.bind(after, at: 1)
         return try statement.step() ? statement.int(at: 0) : 0
@@ -634,7 +634,7 @@ public struct TickDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Tick, query tableSQLName.
     public func tableSQLName(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.queryTableSQLNameSQL)
+        let statement = try self.conn.cachedStatement(Self.queryTableSQLNameSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() && statement.bool(at: 0)
@@ -642,7 +642,7 @@ public struct TickDAO: RecordDAO {
 
     /// The `Entry` records whose `selectId` refers to `record`.
     public func entries(of record: Tick) throws -> [Entry] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationEntriesSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationEntriesSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Entry] = []
@@ -656,23 +656,23 @@ public struct TickDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id" FROM "Tick""#
 
-    static let insertSQL = #"INSERT INTO "Tick" ("id") VALUES (?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "Tick" ("id") VALUES (?)"#
 
-    static let insertAssigningKeySQL = #"INSERT INTO "Tick" DEFAULT VALUES"#
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "Tick" DEFAULT VALUES"#
 
-    static let upsertSQL = #"INSERT INTO "Tick" ("id") VALUES (?) ON CONFLICT ("id") DO NOTHING"#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "Tick" ("id") VALUES (?) ON CONFLICT ("id") DO NOTHING"#
 
-    static let deleteSQL = #"DELETE FROM "Tick" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "Tick" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
 
-    static let querySelectSQL = #"SELECT "id" FROM "Tick" WHERE id > :after ORDER BY id"#
+    static let querySelectSQL: CachedSQL = #"SELECT "id" FROM "Tick" WHERE id > :after ORDER BY id"#
 
-    static let queryInsertAssigningKeySQL = #"SELECT count(*) FROM "Tick" WHERE id > :after"#
+    static let queryInsertAssigningKeySQL: CachedSQL = #"SELECT count(*) FROM "Tick" WHERE id > :after"#
 
-    static let queryTableSQLNameSQL = #"SELECT EXISTS (SELECT 1 FROM "Tick" WHERE id = :id)"#
+    static let queryTableSQLNameSQL: CachedSQL = #"SELECT EXISTS (SELECT 1 FROM "Tick" WHERE id = :id)"#
 
-    static let navigationEntriesSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "selectId" = ?"#
+    static let navigationEntriesSQL: CachedSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "selectId" = ?"#
 }
 
 // MARK: - Entry
@@ -764,7 +764,7 @@ public struct EntryDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: Entry) throws -> Entry {
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.statement, at: 1)
         try statement.bind(record.record, at: 2)
@@ -788,7 +788,7 @@ public struct EntryDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: Entry) throws -> Entry {
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.statement, at: 1)
         try statement.bind(record.record, at: 2)
@@ -806,7 +806,7 @@ public struct EntryDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Entry) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.type?.rawValue, at: 1)
         try statement.bind(record.date.rawValue, at: 2)
@@ -828,7 +828,7 @@ public struct EntryDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(statement statement_: Int, record record_: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(statement_, at: 1)
         try statement.bind(record_, at: 2)
@@ -838,7 +838,7 @@ public struct EntryDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(statement statement_: Int, record record_: String) throws -> Entry? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(statement_, at: 1)
         try statement.bind(record_, at: 2)
@@ -849,7 +849,7 @@ public struct EntryDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Entry, query names.
     public func names(statement statement_: Int) throws -> [Entry] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryNamesSQL)
+        let statement = try self.conn.cachedStatement(Self.queryNamesSQL)
         defer { statement.reset() }
         try statement.bind(statement_, at: 1)
         var records: [Entry] = []
@@ -861,7 +861,7 @@ public struct EntryDAO: RecordDAO {
     ///
     /// - Remark: Generated from Edge.schema.yml, table Entry, query matching.
     public func matching(conn conn_: Int, records records_: String, record record_: String, stored stored_: String, value value_: String) throws -> Int {
-        let statement = try self.conn.cachedStatement(sql: Self.queryMatchingSQL)
+        let statement = try self.conn.cachedStatement(Self.queryMatchingSQL)
         defer { statement.reset() }
         try statement.bind(conn_, at: 1)
         try statement.bind(records_, at: 2)
@@ -873,7 +873,7 @@ public struct EntryDAO: RecordDAO {
 
     /// The `Tick` that `selectId` refers to, or nil.
     public func select(of record: Entry) throws -> Tick? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationSelectSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationSelectSQL)
         defer { statement.reset() }
         try statement.bind(record.selectId, at: 1)
         return try statement.step() ? TickDAO.decode(statement) : nil
@@ -885,19 +885,19 @@ public struct EntryDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry""#
 
-    static let insertSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("statement", "record") DO UPDATE SET "type" = excluded."type", "date" = excluded."date", "at" = excluded."at", "selectId" = excluded."selectId", "prefs" = excluded."prefs""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "Entry" ("statement", "record", "type", "date", "at", "selectId", "prefs") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("statement", "record") DO UPDATE SET "type" = excluded."type", "date" = excluded."date", "at" = excluded."at", "selectId" = excluded."selectId", "prefs" = excluded."prefs""#
 
-    static let updateSQL = #"UPDATE "Entry" SET "type" = ?, "date" = ?, "at" = ?, "selectId" = ?, "prefs" = ? WHERE "statement" = ? AND "record" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "Entry" SET "type" = ?, "date" = ?, "at" = ?, "selectId" = ?, "prefs" = ? WHERE "statement" = ? AND "record" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
 
-    static let findSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "statement", "record", "type", "date", "at", "selectId", "prefs" FROM "Entry" WHERE "statement" = ? AND "record" = ?"#
 
-    static let queryNamesSQL = "SELECT \"statement\", \"record\", \"type\", \"date\", \"at\", \"selectId\", \"prefs\" FROM \"Entry\" WHERE statement = :statement -- the key's first column\n ORDER BY record DESC -- last name first\n LIMIT 2"
+    static let queryNamesSQL: CachedSQL = "SELECT \"statement\", \"record\", \"type\", \"date\", \"at\", \"selectId\", \"prefs\" FROM \"Entry\" WHERE statement = :statement -- the key's first column\n ORDER BY record DESC -- last name first\n LIMIT 2"
 
-    static let queryMatchingSQL = #"SELECT count(*) FROM "Entry" WHERE statement = :conn AND (record = :records OR record = :record OR record = :stored OR record = :value)"#
+    static let queryMatchingSQL: CachedSQL = #"SELECT count(*) FROM "Entry" WHERE statement = :conn AND (record = :records OR record = :record OR record = :stored OR record = :value)"#
 
-    static let navigationSelectSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
+    static let navigationSelectSQL: CachedSQL = #"SELECT "id" FROM "Tick" WHERE "id" = ?"#
 }

@@ -223,7 +223,7 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Author) throws -> Author {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
             defer { statement.reset() }
             try statement.bind(record.name, at: 1)
             try statement.bind(record.born, at: 2)
@@ -233,7 +233,7 @@ public struct AuthorDAO: RecordDAO {
             stored.born = stored.born.map(DateFormat.rounded)
             return stored
         }
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.name, at: 2)
@@ -254,7 +254,7 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.name, at: 2)
@@ -268,7 +268,7 @@ public struct AuthorDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Author) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.name, at: 1)
         try statement.bind(record.born, at: 2)
@@ -286,7 +286,7 @@ public struct AuthorDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -295,7 +295,7 @@ public struct AuthorDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Author? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -305,7 +305,7 @@ public struct AuthorDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Author, query named.
     public func named(name: String) throws -> Author? {
-        let statement = try self.conn.cachedStatement(sql: Self.queryNamedSQL)
+        let statement = try self.conn.cachedStatement(Self.queryNamedSQL)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -313,7 +313,7 @@ public struct AuthorDAO: RecordDAO {
 
     /// The `Book` records whose `authorId` refers to `record`.
     public func books(of record: Author) throws -> [Book] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationBooksSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationBooksSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Book] = []
@@ -327,21 +327,21 @@ public struct AuthorDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id", "name", "born" FROM "authors""#
 
-    static let insertSQL = #"INSERT INTO "authors" ("id", "name", "born") VALUES (?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "authors" ("id", "name", "born") VALUES (?, ?, ?)"#
 
-    static let insertAssigningKeySQL = #"INSERT INTO "authors" ("name", "born") VALUES (?, ?)"#
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "authors" ("name", "born") VALUES (?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "authors" ("id", "name", "born") VALUES (?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "name" = excluded."name", "born" = excluded."born""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "authors" ("id", "name", "born") VALUES (?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "name" = excluded."name", "born" = excluded."born""#
 
-    static let updateSQL = #"UPDATE "authors" SET "name" = ?, "born" = ? WHERE "id" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "authors" SET "name" = ?, "born" = ? WHERE "id" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "authors" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "authors" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
 
-    static let queryNamedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE name = :name LIMIT 1"#
+    static let queryNamedSQL: CachedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE name = :name LIMIT 1"#
 
-    static let navigationBooksSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "authorId" = ?"#
+    static let navigationBooksSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "authorId" = ?"#
 }
 
 // MARK: - Book
@@ -442,7 +442,7 @@ public struct BookDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: Book) throws -> Book {
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.title, at: 2)
@@ -469,7 +469,7 @@ public struct BookDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.title, at: 2)
@@ -490,7 +490,7 @@ public struct BookDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Book) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.title, at: 1)
         try statement.bind(record.isbn, at: 2)
@@ -515,7 +515,7 @@ public struct BookDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: UUID) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -524,7 +524,7 @@ public struct BookDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: UUID) throws -> Book? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -534,7 +534,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query byIsbn.
     public func byIsbn(isbn: String) throws -> Book? {
-        let statement = try self.conn.cachedStatement(sql: Self.queryByIsbnSQL)
+        let statement = try self.conn.cachedStatement(Self.queryByIsbnSQL)
         defer { statement.reset() }
         try statement.bind(isbn, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -544,7 +544,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query byAuthor.
     public func byAuthor(authorId: Int) throws -> [Book] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryByAuthorSQL)
+        let statement = try self.conn.cachedStatement(Self.queryByAuthorSQL)
         defer { statement.reset() }
         try statement.bind(authorId, at: 1)
         var records: [Book] = []
@@ -556,7 +556,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query cheaperThan.
     public func cheaperThan(max: Double) throws -> [Book] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryCheaperThanSQL)
+        let statement = try self.conn.cachedStatement(Self.queryCheaperThanSQL)
         defer { statement.reset() }
         try statement.bind(max, at: 1)
         var records: [Book] = []
@@ -568,7 +568,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query inFormat.
     public func inFormat(format: Book.Format, minPages: Int, maxPages: Int, limit: Int) throws -> [Book] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryInFormatSQL)
+        let statement = try self.conn.cachedStatement(Self.queryInFormatSQL)
         defer { statement.reset() }
         try statement.bind(format.rawValue, at: 1)
         try statement.bind(minPages, at: 2)
@@ -583,7 +583,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query countByAuthor.
     public func countByAuthor(authorId: Int) throws -> Int {
-        let statement = try self.conn.cachedStatement(sql: Self.queryCountByAuthorSQL)
+        let statement = try self.conn.cachedStatement(Self.queryCountByAuthorSQL)
         defer { statement.reset() }
         try statement.bind(authorId, at: 1)
         return try statement.step() ? statement.int(at: 0) : 0
@@ -595,7 +595,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query existsWithTitle.
     public func existsWithTitle(pattern: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.queryExistsWithTitleSQL)
+        let statement = try self.conn.cachedStatement(Self.queryExistsWithTitleSQL)
         defer { statement.reset() }
         try statement.bind(pattern, at: 1)
         return try statement.step() && statement.bool(at: 0)
@@ -605,7 +605,7 @@ public struct BookDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Book, query publishedSince.
     public func publishedSince(since: Date) throws -> [Book] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryPublishedSinceSQL)
+        let statement = try self.conn.cachedStatement(Self.queryPublishedSinceSQL)
         defer { statement.reset() }
         try statement.bind(since, at: 1)
         var records: [Book] = []
@@ -615,7 +615,7 @@ public struct BookDAO: RecordDAO {
 
     /// The `Author` that `authorId` refers to, or nil.
     public func author(of record: Book) throws -> Author? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationAuthorSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationAuthorSQL)
         defer { statement.reset() }
         try statement.bind(record.authorId, at: 1)
         return try statement.step() ? AuthorDAO.decode(statement) : nil
@@ -623,7 +623,7 @@ public struct BookDAO: RecordDAO {
 
     /// The `BookTag` records whose `bookId` refers to `record`.
     public func bookTags(of record: Book) throws -> [BookTag] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationBookTagsSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationBookTagsSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [BookTag] = []
@@ -633,7 +633,7 @@ public struct BookDAO: RecordDAO {
 
     /// The `Loan` records whose `bookId` refers to `record`.
     public func loans(of record: Book) throws -> [Loan] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationLoansSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationLoansSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Loan] = []
@@ -647,35 +647,35 @@ public struct BookDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books""#
 
-    static let insertSQL = #"INSERT INTO "books" ("id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "books" ("id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "books" ("id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", "isbn" = excluded."isbn", "pages" = excluded."pages", "price" = excluded."price", "format" = excluded."format", "tags" = excluded."tags", "cover" = excluded."cover", "publishedAt" = excluded."publishedAt", "authorId" = excluded."authorId""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "books" ("id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", "isbn" = excluded."isbn", "pages" = excluded."pages", "price" = excluded."price", "format" = excluded."format", "tags" = excluded."tags", "cover" = excluded."cover", "publishedAt" = excluded."publishedAt", "authorId" = excluded."authorId""#
 
-    static let updateSQL = #"UPDATE "books" SET "title" = ?, "isbn" = ?, "pages" = ?, "price" = ?, "format" = ?, "tags" = ?, "cover" = ?, "publishedAt" = ?, "authorId" = ? WHERE "id" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "books" SET "title" = ?, "isbn" = ?, "pages" = ?, "price" = ?, "format" = ?, "tags" = ?, "cover" = ?, "publishedAt" = ?, "authorId" = ? WHERE "id" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "books" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "books" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 
-    static let queryByIsbnSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE isbn = :isbn LIMIT 1"#
+    static let queryByIsbnSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE isbn = :isbn LIMIT 1"#
 
-    static let queryByAuthorSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE authorId = :authorId ORDER BY publishedAt DESC"#
+    static let queryByAuthorSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE authorId = :authorId ORDER BY publishedAt DESC"#
 
-    static let queryCheaperThanSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE price < :max ORDER BY price LIMIT 50"#
+    static let queryCheaperThanSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE price < :max ORDER BY price LIMIT 50"#
 
-    static let queryInFormatSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE format = :format AND pages BETWEEN :minPages AND :maxPages LIMIT :limit"#
+    static let queryInFormatSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE format = :format AND pages BETWEEN :minPages AND :maxPages LIMIT :limit"#
 
-    static let queryCountByAuthorSQL = #"SELECT count(*) FROM "books" WHERE authorId = :authorId"#
+    static let queryCountByAuthorSQL: CachedSQL = #"SELECT count(*) FROM "books" WHERE authorId = :authorId"#
 
-    static let queryExistsWithTitleSQL = #"SELECT EXISTS (SELECT 1 FROM "books" WHERE title LIKE :pattern)"#
+    static let queryExistsWithTitleSQL: CachedSQL = #"SELECT EXISTS (SELECT 1 FROM "books" WHERE title LIKE :pattern)"#
 
-    static let queryPublishedSinceSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE publishedAt >= :since"#
+    static let queryPublishedSinceSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE publishedAt >= :since"#
 
-    static let navigationAuthorSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
+    static let navigationAuthorSQL: CachedSQL = #"SELECT "id", "name", "born" FROM "authors" WHERE "id" = ?"#
 
-    static let navigationBookTagsSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ?"#
+    static let navigationBookTagsSQL: CachedSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ?"#
 
-    static let navigationLoansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "bookId" = ?"#
+    static let navigationLoansSQL: CachedSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "bookId" = ?"#
 }
 
 // MARK: - BookTag
@@ -725,7 +725,7 @@ public struct BookTagDAO: RecordDAO {
     /// Inserts `record` and returns it as stored.
     @discardableResult
     public func insert(_ record: BookTag) throws -> BookTag {
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.tag, at: 2)
@@ -742,7 +742,7 @@ public struct BookTagDAO: RecordDAO {
     /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.tag, at: 2)
@@ -759,7 +759,7 @@ public struct BookTagDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(bookId: UUID, tag: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
@@ -769,7 +769,7 @@ public struct BookTagDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(bookId: UUID, tag: String) throws -> BookTag? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
@@ -780,7 +780,7 @@ public struct BookTagDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table BookTag, query forBook.
     public func forBook(bookId: UUID) throws -> [BookTag] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryForBookSQL)
+        let statement = try self.conn.cachedStatement(Self.queryForBookSQL)
         defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         var records: [BookTag] = []
@@ -790,7 +790,7 @@ public struct BookTagDAO: RecordDAO {
 
     /// The `Book` that `bookId` refers to, or nil.
     public func book(of record: BookTag) throws -> Book? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationBookSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationBookSQL)
         defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         return try statement.step() ? BookDAO.decode(statement) : nil
@@ -802,17 +802,17 @@ public struct BookTagDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "bookId", "tag" FROM "book_tags""#
 
-    static let insertSQL = #"INSERT INTO "book_tags" ("bookId", "tag") VALUES (?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "book_tags" ("bookId", "tag") VALUES (?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "book_tags" ("bookId", "tag") VALUES (?, ?) ON CONFLICT ("bookId", "tag") DO NOTHING"#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "book_tags" ("bookId", "tag") VALUES (?, ?) ON CONFLICT ("bookId", "tag") DO NOTHING"#
 
-    static let deleteSQL = #"DELETE FROM "book_tags" WHERE "bookId" = ? AND "tag" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "book_tags" WHERE "bookId" = ? AND "tag" = ?"#
 
-    static let findSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ? AND "tag" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE "bookId" = ? AND "tag" = ?"#
 
-    static let queryForBookSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE bookId = :bookId ORDER BY tag"#
+    static let queryForBookSQL: CachedSQL = #"SELECT "bookId", "tag" FROM "book_tags" WHERE bookId = :bookId ORDER BY tag"#
 
-    static let navigationBookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
+    static let navigationBookSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 }
 
 // MARK: - Member
@@ -885,7 +885,7 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Member) throws -> Member {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
             defer { statement.reset() }
             try statement.bind(record.fullName, at: 1)
             try statement.bind(record.email, at: 2)
@@ -898,7 +898,7 @@ public struct MemberDAO: RecordDAO {
             stored.joinedAt = DateFormat.rounded(stored.joinedAt)
             return stored
         }
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.fullName, at: 2)
@@ -922,7 +922,7 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.fullName, at: 2)
@@ -939,7 +939,7 @@ public struct MemberDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Member) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.fullName, at: 1)
         try statement.bind(record.email, at: 2)
@@ -960,7 +960,7 @@ public struct MemberDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -969,7 +969,7 @@ public struct MemberDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Member? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -979,7 +979,7 @@ public struct MemberDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Member, query activeMembers.
     public func activeMembers(active: Bool) throws -> [Member] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryActiveMembersSQL)
+        let statement = try self.conn.cachedStatement(Self.queryActiveMembersSQL)
         defer { statement.reset() }
         try statement.bind(active, at: 1)
         var records: [Member] = []
@@ -989,7 +989,7 @@ public struct MemberDAO: RecordDAO {
 
     /// The `Loan` records whose `memberId` refers to `record`.
     public func loans(of record: Member) throws -> [Loan] {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationLoansSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationLoansSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         var records: [Loan] = []
@@ -1003,21 +1003,21 @@ public struct MemberDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members""#
 
-    static let insertSQL = #"INSERT INTO "members" ("id", "full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "members" ("id", "full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?, ?)"#
 
-    static let insertAssigningKeySQL = #"INSERT INTO "members" ("full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?)"#
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "members" ("full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "members" ("id", "full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "full_name" = excluded."full_name", "email" = excluded."email", "active" = excluded."active", "joinedAt" = excluded."joinedAt", "settings" = excluded."settings""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "members" ("id", "full_name", "email", "active", "joinedAt", "settings") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "full_name" = excluded."full_name", "email" = excluded."email", "active" = excluded."active", "joinedAt" = excluded."joinedAt", "settings" = excluded."settings""#
 
-    static let updateSQL = #"UPDATE "members" SET "full_name" = ?, "email" = ?, "active" = ?, "joinedAt" = ?, "settings" = ? WHERE "id" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "members" SET "full_name" = ?, "email" = ?, "active" = ?, "joinedAt" = ?, "settings" = ? WHERE "id" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "members" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "members" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
 
-    static let queryActiveMembersSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE active = :active ORDER BY full_name"#
+    static let queryActiveMembersSQL: CachedSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE active = :active ORDER BY full_name"#
 
-    static let navigationLoansSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "memberId" = ?"#
+    static let navigationLoansSQL: CachedSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "memberId" = ?"#
 }
 
 // MARK: - Loan
@@ -1099,7 +1099,7 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Loan) throws -> Loan {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(sql: Self.insertAssigningKeySQL)
+            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
             defer { statement.reset() }
             try statement.bind(record.bookId, at: 1)
             try statement.bind(record.memberId, at: 2)
@@ -1114,7 +1114,7 @@ public struct LoanDAO: RecordDAO {
             stored.dueAt = DateFormat.rounded(stored.dueAt)
             return stored
         }
-        let statement = try self.conn.cachedStatement(sql: Self.insertSQL)
+        let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.bookId, at: 2)
@@ -1140,7 +1140,7 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(sql: Self.upsertSQL)
+        let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
         try statement.bind(record.id, at: 1)
         try statement.bind(record.bookId, at: 2)
@@ -1159,7 +1159,7 @@ public struct LoanDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Loan) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.updateSQL)
+        let statement = try self.conn.cachedStatement(Self.updateSQL)
         defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.memberId, at: 2)
@@ -1181,7 +1181,7 @@ public struct LoanDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.deleteSQL)
+        let statement = try self.conn.cachedStatement(Self.deleteSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
@@ -1190,7 +1190,7 @@ public struct LoanDAO: RecordDAO {
 
     /// The record with this key, or nil.
     public func find(id: Int) throws -> Loan? {
-        let statement = try self.conn.cachedStatement(sql: Self.findSQL)
+        let statement = try self.conn.cachedStatement(Self.findSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         return try statement.step() ? Self.decode(statement) : nil
@@ -1200,7 +1200,7 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query openForMember.
     public func openForMember(memberId: Int) throws -> [Loan] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryOpenForMemberSQL)
+        let statement = try self.conn.cachedStatement(Self.queryOpenForMemberSQL)
         defer { statement.reset() }
         try statement.bind(memberId, at: 1)
         var records: [Loan] = []
@@ -1212,7 +1212,7 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query overdue.
     public func overdue(now: Date) throws -> [Loan] {
-        let statement = try self.conn.cachedStatement(sql: Self.queryOverdueSQL)
+        let statement = try self.conn.cachedStatement(Self.queryOverdueSQL)
         defer { statement.reset() }
         try statement.bind(now, at: 1)
         var records: [Loan] = []
@@ -1224,7 +1224,7 @@ public struct LoanDAO: RecordDAO {
     ///
     /// - Remark: Generated from Library.schema.yml, table Loan, query hasOpenLoan.
     public func hasOpenLoan(bookId: UUID) throws -> Bool {
-        let statement = try self.conn.cachedStatement(sql: Self.queryHasOpenLoanSQL)
+        let statement = try self.conn.cachedStatement(Self.queryHasOpenLoanSQL)
         defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         return try statement.step() && statement.bool(at: 0)
@@ -1232,7 +1232,7 @@ public struct LoanDAO: RecordDAO {
 
     /// The `Book` that `bookId` refers to, or nil.
     public func book(of record: Loan) throws -> Book? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationBookSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationBookSQL)
         defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         return try statement.step() ? BookDAO.decode(statement) : nil
@@ -1240,7 +1240,7 @@ public struct LoanDAO: RecordDAO {
 
     /// The `Member` that `memberId` refers to, or nil.
     public func member(of record: Loan) throws -> Member? {
-        let statement = try self.conn.cachedStatement(sql: Self.navigationMemberSQL)
+        let statement = try self.conn.cachedStatement(Self.navigationMemberSQL)
         defer { statement.reset() }
         try statement.bind(record.memberId, at: 1)
         return try statement.step() ? MemberDAO.decode(statement) : nil
@@ -1252,25 +1252,25 @@ public struct LoanDAO: RecordDAO {
 
     public static let selectSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans""#
 
-    static let insertSQL = #"INSERT INTO "loans" ("id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+    static let insertSQL: CachedSQL = #"INSERT INTO "loans" ("id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?, ?)"#
 
-    static let insertAssigningKeySQL = #"INSERT INTO "loans" ("bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?)"#
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "loans" ("bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?)"#
 
-    static let upsertSQL = #"INSERT INTO "loans" ("id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "bookId" = excluded."bookId", "memberId" = excluded."memberId", "lentAt" = excluded."lentAt", "dueAt" = excluded."dueAt", "returned" = excluded."returned", "note" = excluded."note""#
+    static let upsertSQL: CachedSQL = #"INSERT INTO "loans" ("id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "bookId" = excluded."bookId", "memberId" = excluded."memberId", "lentAt" = excluded."lentAt", "dueAt" = excluded."dueAt", "returned" = excluded."returned", "note" = excluded."note""#
 
-    static let updateSQL = #"UPDATE "loans" SET "bookId" = ?, "memberId" = ?, "lentAt" = ?, "dueAt" = ?, "returned" = ?, "note" = ? WHERE "id" = ?"#
+    static let updateSQL: CachedSQL = #"UPDATE "loans" SET "bookId" = ?, "memberId" = ?, "lentAt" = ?, "dueAt" = ?, "returned" = ?, "note" = ? WHERE "id" = ?"#
 
-    static let deleteSQL = #"DELETE FROM "loans" WHERE "id" = ?"#
+    static let deleteSQL: CachedSQL = #"DELETE FROM "loans" WHERE "id" = ?"#
 
-    static let findSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "id" = ?"#
+    static let findSQL: CachedSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE "id" = ?"#
 
-    static let queryOpenForMemberSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE memberId = :memberId AND returned = 0 ORDER BY dueAt"#
+    static let queryOpenForMemberSQL: CachedSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE memberId = :memberId AND returned = 0 ORDER BY dueAt"#
 
-    static let queryOverdueSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE returned = 0 AND dueAt < :now ORDER BY dueAt ASC"#
+    static let queryOverdueSQL: CachedSQL = #"SELECT "id", "bookId", "memberId", "lentAt", "dueAt", "returned", "note" FROM "loans" WHERE returned = 0 AND dueAt < :now ORDER BY dueAt ASC"#
 
-    static let queryHasOpenLoanSQL = #"SELECT EXISTS (SELECT 1 FROM "loans" WHERE bookId = :bookId AND returned = 0)"#
+    static let queryHasOpenLoanSQL: CachedSQL = #"SELECT EXISTS (SELECT 1 FROM "loans" WHERE bookId = :bookId AND returned = 0)"#
 
-    static let navigationBookSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
+    static let navigationBookSQL: CachedSQL = #"SELECT "id", "title", "isbn", "pages", "price", "format", "tags", "cover", "publishedAt", "authorId" FROM "books" WHERE "id" = ?"#
 
-    static let navigationMemberSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
+    static let navigationMemberSQL: CachedSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
 }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Times what the StrataPlugin adds to a no-change `swift build` (debug, the everyday build):
+# two small packages on the same Strata checkout, one compiling Bench.schema.yml through the
+# plugin, one holding the same generated Swift file as a plain source. Each is built once, then
+# hyperfine times further no-change builds. Usage: plugin_probe.sh <results folder>
+set -euo pipefail
+out=$(cd "$1" && pwd)
+bench=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$bench/.." && pwd)
+identity=$(basename "$repo" | tr '[:upper:]' '[:lower:]')
+probe="$out/plugin-probe"
+rm -rf "$probe"
+for kind in with without; do
+    dir="$probe/$kind"
+    mkdir -p "$dir/Sources/Probe"
+    if [ "$kind" = with ]; then
+        plugins=", plugins: [.plugin(name: \"StrataPlugin\", package: \"$identity\")]"
+        cp "$bench/Sources/BenchKit/Bench.schema.yml" "$dir/Sources/Probe/"
+        cp -r "$bench/Sources/BenchKit/Bench.migrations" "$dir/Sources/Probe/"
+    else
+        plugins=""
+    fi
+    cat > "$dir/Package.swift" <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Probe",
+    dependencies: [.package(path: "$repo")],
+    targets: [
+        .executableTarget(name: "Probe", dependencies: [.product(name: "Strata", package: "$identity")]$plugins),
+    ]
+)
+SWIFT
+    echo 'print(Bench.version, ItemDAO.selectSQL)' > "$dir/Sources/Probe/main.swift"
+done
+# The plugin's output of the first package becomes a plain source of the second.
+(cd "$probe/with" && swift build > "$out/plugin-probe-with-first.log" 2>&1)
+cp "$(find "$probe/with/.build" -name Bench.strata.swift | head -1)" "$probe/without/Sources/Probe/Bench.swift"
+(cd "$probe/without" && swift build > "$out/plugin-probe-without-first.log" 2>&1)
+hyperfine --warmup 2 --runs 10 --export-json "$out/plugin.json" \
+    -n "no-change build, with plugin" "cd $probe/with && swift build" \
+    -n "no-change build, without plugin" "cd $probe/without && swift build"

@@ -1,0 +1,224 @@
+import CSQLiteRaw
+import Foundation
+import Strata
+
+/// The workloads written by hand over the SQLite C API: statements prepared once and kept,
+/// binding and reading by index, the same record structs, dates and UUIDs in the same text
+/// formats (through the same formatting functions). The baseline Strata should match.
+final class RawRunner: Runner {
+    let reader: RawConnection
+    let writer: RawConnection
+
+    init(fixture: Fixture) throws {
+        reader = try RawConnection(path: fixture.readPath)
+        writer = try RawConnection(path: try fixture.writePath(for: .raw))
+    }
+
+    func prepare(_ workload: Workload) throws {
+        guard workload.writes else { return }
+        try writer.execute("DELETE FROM items; DELETE FROM events; PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    func run(_ workload: Workload) throws -> Int {
+        switch workload {
+        case .fetchItems:
+            return try reader.transaction("BEGIN") { try fetchItems().count }
+        case .insertItems:
+            return try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.insertItem)
+                for item in TestData.insertedItems { try insert(item, statement) }
+                return TestData.insertedItems.count
+            }
+        case .insertEvents:
+            return try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.insertEvent)
+                for event in TestData.events { try insert(event, statement) }
+                return TestData.events.count
+            }
+        case .fetchEvents:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.selectEvents)
+                defer { sqlite3_reset(statement) }
+                var events: [Event] = []
+                while try reader.step(statement) { events.append(try Self.event(statement)) }
+                return events.count
+            }
+        case .lookup:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.findEvent)
+                var sum = 0
+                for key in TestData.lookupKeys {
+                    sqlite3_bind_int64(statement, 1, Int64(key))
+                    if try reader.step(statement) { sum &+= try Self.event(statement).id }
+                    sqlite3_reset(statement)
+                }
+                return sum
+            }
+        case .namedQuery:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.eventsByName)
+                var sum = 0
+                for name in TestData.queryNames {
+                    try bindText(statement, 1, name)
+                    var events: [Event] = []
+                    while try reader.step(statement) { events.append(try Self.event(statement)) }
+                    sqlite3_reset(statement)
+                    sum &+= events.count
+                }
+                return sum
+            }
+        }
+    }
+
+    static let selectItems = "SELECT i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM items"
+    static let insertItem = "INSERT INTO items (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let selectEvents = "SELECT id, name, note, score, active, createdAt, token, kind FROM events"
+    static let findEvent = selectEvents + " WHERE id = ?"
+    static let eventsByName = selectEvents + " WHERE name = ?"
+    static let insertEvent = "INSERT INTO events (id, name, note, score, active, createdAt, token, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+    func fetchItems() throws -> [Item] {
+        let statement = try reader.statement(Self.selectItems)
+        defer { sqlite3_reset(statement) }
+        var items: [Item] = []
+        while try reader.step(statement) {
+            items.append(
+                Item(
+                    i0: Int(sqlite3_column_int64(statement, 0)), i1: Int(sqlite3_column_int64(statement, 1)),
+                    i2: Int(sqlite3_column_int64(statement, 2)), i3: Int(sqlite3_column_int64(statement, 3)),
+                    i4: Int(sqlite3_column_int64(statement, 4)), i5: Int(sqlite3_column_int64(statement, 5)),
+                    i6: Int(sqlite3_column_int64(statement, 6)), i7: Int(sqlite3_column_int64(statement, 7)),
+                    i8: Int(sqlite3_column_int64(statement, 8)), i9: Int(sqlite3_column_int64(statement, 9))))
+        }
+        return items
+    }
+
+    func insert(_ item: Item, _ statement: OpaquePointer) throws {
+        sqlite3_bind_int64(statement, 1, Int64(item.i0))
+        sqlite3_bind_int64(statement, 2, Int64(item.i1))
+        sqlite3_bind_int64(statement, 3, Int64(item.i2))
+        sqlite3_bind_int64(statement, 4, Int64(item.i3))
+        sqlite3_bind_int64(statement, 5, Int64(item.i4))
+        sqlite3_bind_int64(statement, 6, Int64(item.i5))
+        sqlite3_bind_int64(statement, 7, Int64(item.i6))
+        sqlite3_bind_int64(statement, 8, Int64(item.i7))
+        sqlite3_bind_int64(statement, 9, Int64(item.i8))
+        sqlite3_bind_int64(statement, 10, Int64(item.i9))
+        try writer.done(statement)
+    }
+
+    func insert(_ event: Event, _ statement: OpaquePointer) throws {
+        sqlite3_bind_int64(statement, 1, Int64(event.id))
+        try bindText(statement, 2, event.name)
+        if let note = event.note { try bindText(statement, 3, note) } else { sqlite3_bind_null(statement, 3) }
+        sqlite3_bind_double(statement, 4, event.score)
+        sqlite3_bind_int64(statement, 5, event.active ? 1 : 0)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            let base = buffer.baseAddress!
+            let count = DateFormat.write(event.createdAt, into: base)
+            base.withMemoryRebound(to: CChar.self, capacity: count) { _ = raw_bind_text(statement, 6, $0, Int32(count)) }
+            UUIDFormat.write(event.token, into: base)
+            base.withMemoryRebound(to: CChar.self, capacity: 36) { _ = raw_bind_text(statement, 7, $0, 36) }
+        }
+        try bindText(statement, 8, event.kind.rawValue)
+        try writer.done(statement)
+    }
+
+    func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) throws {
+        var text = text
+        let code = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return raw_bind_text(statement, index, "", 0) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { raw_bind_text(statement, index, $0, Int32(bytes.count)) }
+        }
+        guard code == SQLITE_OK else { throw BenchError("bind failed: \(code)") }
+    }
+
+    @inline(__always)
+    static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
+    }
+
+    static func event(_ statement: OpaquePointer) throws -> Event {
+        guard let dateBytes = sqlite3_column_text(statement, 5),
+            let createdAt = DateFormat.date(fromUTF8: UnsafeBufferPointer(start: dateBytes, count: Int(sqlite3_column_bytes(statement, 5)))),
+            let uuidBytes = sqlite3_column_text(statement, 6),
+            let token = UUIDFormat.uuid(fromUTF8: UnsafeBufferPointer(start: uuidBytes, count: Int(sqlite3_column_bytes(statement, 6)))),
+            let kind = Event.Kind(rawValue: text(statement, 7))
+        else { throw BenchError("bad event row") }
+        return Event(
+            id: Int(sqlite3_column_int64(statement, 0)),
+            name: text(statement, 1),
+            note: sqlite3_column_type(statement, 2) == SQLITE_NULL ? nil : text(statement, 2),
+            score: sqlite3_column_double(statement, 3),
+            active: sqlite3_column_int64(statement, 4) != 0,
+            createdAt: createdAt,
+            token: token,
+            kind: kind)
+    }
+}
+
+/// A bare connection: opened without SQLite's mutex (one thread uses it), statements prepared
+/// once per SQL text.
+final class RawConnection {
+    let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+            throw BenchError("cannot open \(path)")
+        }
+        self.handle = handle
+        try execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchError(String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    /// The prepared statement for `sql`; prepared on first use, then kept.
+    func statement(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            throw BenchError(String(cString: sqlite3_errmsg(handle)))
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    @inline(__always)
+    func step(_ statement: OpaquePointer) throws -> Bool {
+        let code = sqlite3_step(statement)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw BenchError(String(cString: sqlite3_errmsg(handle)))
+    }
+
+    @inline(__always)
+    func done(_ statement: OpaquePointer) throws {
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard code == SQLITE_DONE else { throw BenchError(String(cString: sqlite3_errmsg(handle))) }
+    }
+
+    func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
