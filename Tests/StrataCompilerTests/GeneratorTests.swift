@@ -57,9 +57,10 @@ import Testing
     }
 
     @Test func parametersAreNumberedLikeSQLite() {
-        #expect(SQLParameters.names(in: "a = :a AND b = ':no' AND \"c:x\" = :b -- :c\n AND d = :a /* :e */ OR e = :z") == ["a", "b", "z"])
-        #expect(SQLParameters.names(in: "x = 'it''s :not' AND y = :yes") == ["yes"])
-        #expect(SQLParameters.names(in: "no parameters") == [])
+        let table = Table(recordName: "T")
+        #expect(QueryParameters.infer("a = :a AND b = ':no' AND \"c:x\" = :b -- :c\n AND d = :a /* :e */ OR e = :z", table: table).names == ["a", "b", "z"])
+        #expect(QueryParameters.infer("x = 'it''s :not' AND y = :yes", table: table).names == ["yes"])
+        #expect(QueryParameters.infer("no parameters", table: table).names == [])
     }
 
     @Test func swiftNames() {
@@ -307,4 +308,40 @@ import Testing
 /// The SQL constants a DAO declares itself.
 enum DAOPlanConstants {
     static let names = ["tableSQLName", "selectSQL", "insertSQL", "insertAssigningKeySQL", "upsertSQL", "deleteSQL", "findSQL"]
+}
+
+@Suite struct QueryParameterOrderTests {
+    /// The generated code binds `query.parameters` by position: they must be in SQLite's order.
+    @Test func parametersOfTheExampleAreInSQLitesOrder() throws {
+        let path = GeneratedFixtures.schemasDirectory.appendingPathComponent("Library.schema.yml").path
+        let schema = try SchemaLoader.load(path: path)
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in
+            for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
+            for table in schema.tables {
+                for query in table.queries {
+                    let statement = try conn.makeStatement(sql: DAOPlan(table: table, schema: schema).querySQL(query))
+                    let numbered = (0..<Int32(statement.parameterCount)).map { statement.parameterName(at: $0 + 1) ?? "?" }
+                    #expect(numbered == query.parameters.map { ":" + $0.name }, "\(table.recordName).\(query.name)")
+                }
+            }
+        }
+    }
+
+    @Test func aLimitParameterOfACountQueryIsNotAParameter() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                tables:
+                  T:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      n: int
+                    queries:
+                      many:  { where: "n > :min", limit: ":top" }
+                      total: { where: "n > :min", limit: ":top", returns: count }
+                """, path: "Q.schema.yml")
+        let queries = try #require(schema.tables.first).queries
+        #expect(queries[0].parameters.map(\.name) == ["min", "top"])
+        #expect(queries[1].parameters.map(\.name) == ["min"])
+    }
 }

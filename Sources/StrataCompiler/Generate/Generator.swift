@@ -32,8 +32,9 @@ public enum Generator {
                 createTableSQL: tables, createIndexSQL: indexes, migrations: migrations))
     }
 
-    /// Prepares every statement the generated code will run against the schema's DDL in an
-    /// in-memory SQLite, and checks that parameters are numbered as the code binds them.
+    /// Prepares the statements the generated code adds to the schema's (insert, upsert,
+    /// update, delete, find, navigation) against its DDL in an in-memory SQLite. Named queries
+    /// were prepared, and their parameters numbered, by the front end.
     public static func check(_ schema: Schema, migrations: [Migration], schemaPath: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schemaPath, line: 1, column: 1)
@@ -70,23 +71,6 @@ public enum Generator {
                             _ = try conn.makeStatement(sql: sql)
                         } catch let error as StrataError {
                             diagnostics.append(Diagnostic(at: location, "generated SQL is rejected by SQLite: \(error.message)", hint: sql))
-                        }
-                    }
-                    for query in table.queries {
-                        let rendered = plan.querySQL(query)
-                        let location = query.location ?? location
-                        do {
-                            let statement = try conn.makeStatement(sql: rendered.sql)
-                            let names = (0..<Int32(statement.parameterCount)).map { statement.parameterName(at: $0 + 1) ?? "?" }
-                            if names != rendered.parameterNames.map({ ":" + $0 }) {
-                                diagnostics.append(
-                                    Diagnostic(
-                                        at: location,
-                                        "query parameters are \(names.joined(separator: ", ")) in SQLite but \(rendered.parameterNames.map { ":" + $0 }.joined(separator: ", ")) in the generated code",
-                                        hint: "use only :name parameters"))
-                            }
-                        } catch let error as StrataError {
-                            diagnostics.append(Diagnostic(at: location, "query \(query.name) is rejected by SQLite: \(error.message)"))
                         }
                     }
                 }

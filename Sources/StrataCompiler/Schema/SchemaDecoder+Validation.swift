@@ -10,8 +10,8 @@ extension SchemaDecoder {
         checkNames(schema)
         resolveForeignKeys(&schema)
         checkIndexNames(schema)
-        let rejected = checkWithSQLite(schema)
-        inferParameters(&schema, rejectedBySQLite: rejected)
+        let findings = checkWithSQLite(schema)
+        inferParameters(&schema, sqlite: findings)
     }
 
     // MARK: - Names
@@ -135,7 +135,11 @@ extension SchemaDecoder {
     // MARK: - Query parameters
 
     /// Infers parameter types; a query SQLite rejected gets no "cannot infer" follow-on errors.
-    mutating func inferParameters(_ schema: inout Schema, rejectedBySQLite: Set<[Int]>) {
+    ///
+    /// The parameters end up in the order SQLite numbers them (first appearance in `where`,
+    /// then `limit` when the query's SQL has one), which is the order generated code binds
+    /// them by index; SQLite's own numbering of the prepared query confirms it.
+    mutating func inferParameters(_ schema: inout Schema, sqlite: SQLiteFindings) {
         for tableIndex in schema.tables.indices {
             let table = schema.tables[tableIndex]
             for queryIndex in table.queries.indices {
@@ -148,7 +152,19 @@ extension SchemaDecoder {
                                hint: "name parameters ':name'")
                 }
                 var names = found.names
-                if case .parameter(let name)? = query.limit, !names.contains(name) { names.append(name) }
+                // `count` and `exists` queries have no LIMIT in their SQL (SQLRenderer.selectSQL).
+                if case .parameter(let name)? = query.limit, query.returns == .many || query.returns == .one, !names.contains(name) {
+                    names.append(name)
+                }
+                // (`?`, `@x`, `$x` were reported above; comparing would only repeat that.)
+                if found.others.isEmpty, let numbered = sqlite.parameterNames[[tableIndex, queryIndex]],
+                    numbered != names.map({ ":" + $0 })
+                {
+                    tableError(tableIndex, whereLocation,
+                               "SQLite numbers the parameters of query '\(query.name)' as \(numbered.joined(separator: ", ")) but Strata read \(names.map { ":" + $0 }.joined(separator: ", "))",
+                               hint: "simplify the condition; the generated code binds parameters in SQLite's order")
+                    continue
+                }
                 var parameters: [Query.Parameter] = []
                 for name in names {
                     if !Identifier.isValidSwiftIdentifier(name) {
@@ -164,7 +180,7 @@ extension SchemaDecoder {
                         continue
                     }
                     guard let inferences = found.inferred[name], let first = inferences.first else {
-                        if rejectedBySQLite.contains([tableIndex, queryIndex]) { continue }
+                        if sqlite.rejected.contains([tableIndex, queryIndex]) { continue }
                         tableError(tableIndex, whereLocation, "cannot infer the type of parameter ':\(name)'",
                                    hint: "compare it with a column, or declare it: params: { \(name): text }")
                         continue
@@ -187,12 +203,19 @@ extension SchemaDecoder {
 
     // MARK: - SQLite
 
+    /// What SQLite said about the queries, by `[table, query]` position.
+    struct SQLiteFindings {
+        /// The queries SQLite rejected.
+        var rejected = Set<[Int]>()
+        /// The parameter names (`:name`) of each accepted query, in SQLite's numbering order.
+        var parameterNames: [[Int]: [String]] = [:]
+    }
+
     /// Creates the tables and indexes in an in-memory SQLite and prepares every query;
     /// tables that already have problems are skipped to avoid follow-on errors.
-    /// Returns the `[table, query]` positions of the queries SQLite rejected.
-    mutating func checkWithSQLite(_ schema: Schema) -> Set<[Int]> {
-        var rejected = Set<[Int]>()
-        guard let sqlite = SQLiteChecker() else { return rejected }
+    mutating func checkWithSQLite(_ schema: Schema) -> SQLiteFindings {
+        var findings = SQLiteFindings()
+        guard let sqlite = SQLiteChecker() else { return findings }
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             let sql = SQLRenderer.createTableSQL(table, in: schema)
             if let message = sqlite.execute(sql) {
@@ -210,16 +233,29 @@ extension SchemaDecoder {
         }
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             for (position, query) in table.queries.enumerated() {
-                let ok = checkQuery(query, source: sources[tableIndex].queries[position], table: table,
-                                    tableIndex: tableIndex, sqlite: sqlite)
-                if !ok { rejected.insert([tableIndex, position]) }
+                switch checkQuery(query, source: sources[tableIndex].queries[position], table: table,
+                                  tableIndex: tableIndex, sqlite: sqlite) {
+                case .rejected:
+                    findings.rejected.insert([tableIndex, position])
+                case .accepted(let numbered):
+                    findings.parameterNames[[tableIndex, position]] = numbered
+                }
             }
         }
-        return rejected
+        return findings
     }
 
-    /// Prepares the query's `SELECT`; false when SQLite rejects it.
-    mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> Bool {
+    /// What preparing a query found.
+    enum QueryCheck {
+        case rejected
+        /// SQLite accepted it; its parameter names in SQLite's numbering, nil when some were
+        /// reported as misplaced.
+        case accepted(numbered: [String]?)
+    }
+
+    /// Prepares the query's `SELECT`.
+    mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> QueryCheck {
+        var numbered: [String]?
         // Where first, then with the ordering, so the message points at the part SQLite rejects.
         var partial = query
         partial.orderBy = nil
@@ -232,14 +268,15 @@ extension SchemaDecoder {
                 tableError(tableIndex, node?.location ?? source.keyLocation,
                            "SQLite rejects query '\(query.name)': \(message.text)",
                            hint: Self.hint(forSQLiteMessage: message.text, table: table))
-                return false
+                return .rejected
             case .success(let prepared):
                 if prepared.hasTrailingText {
                     tableError(tableIndex, node?.location ?? source.keyLocation,
                                "query '\(query.name)' must be a single SQL expression")
-                    return false
+                    return .rejected
                 }
                 if stage == 1 {
+                    numbered = prepared.parameterNames
                     // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
                     let inWhere = QueryParameters.infer(query.whereClause ?? "", table: table)
                     var known = Set(inWhere.names.map { ":" + $0 })
@@ -247,6 +284,7 @@ extension SchemaDecoder {
                     // Other styles in `where` are reported there already.
                     known.formUnion(inWhere.others)
                     for name in prepared.parameterNames where !known.contains(name) {
+                        numbered = nil
                         if name.hasPrefix(":") {
                             tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
                                        "parameter '\(name)' is only allowed in 'where' and 'limit'")
@@ -259,7 +297,7 @@ extension SchemaDecoder {
                 }
             }
         }
-        return true
+        return .accepted(numbered: numbered)
     }
 
     /// For "no such column: x": the SQL name when `x` is a Swift name, else a close SQL name.

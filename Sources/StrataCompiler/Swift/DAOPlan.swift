@@ -1,14 +1,6 @@
 /// The SQL and names of one table's DAO, computed once: what the Swift renderer prints and what
 /// tests and the query checker can inspect.
 public struct DAOPlan {
-    /// A named query's final SQL and its parameters in SQLite's numbering order.
-    public struct QuerySQL: Hashable, Sendable {
-        /// The SQL text, with `:name` parameters.
-        public var sql: String
-        /// Distinct parameter names in order of first appearance (SQLite's numbering).
-        public var parameterNames: [String]
-    }
-
     /// A navigation method along a foreign key.
     public struct Navigation: Hashable, Sendable {
         /// The method name (`author`, `books`).
@@ -89,10 +81,10 @@ public struct DAOPlan {
     /// Selects the row with a key.
     public var findSQL: String { selectSQL + " WHERE \(keyCondition(keyColumns))" }
 
-    /// The SQL of a named query (the same text the front end checked against SQLite).
-    public func querySQL(_ query: Query) -> QuerySQL {
-        let sql = SQLRenderer.selectSQL(query, on: table)
-        return QuerySQL(sql: sql, parameterNames: SQLParameters.names(in: sql))
+    /// The SQL of a named query: the text the front end prepared in SQLite, whose parameters it
+    /// numbered in `query.parameters` order.
+    public func querySQL(_ query: Query) -> String {
+        SQLRenderer.selectSQL(query, on: table)
     }
 
     /// The navigation methods: to the parent along each foreign key of this table, then to the

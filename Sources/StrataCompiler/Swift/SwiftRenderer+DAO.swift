@@ -167,10 +167,9 @@ extension SwiftRenderer {
             // Named queries.
             for query in table.queries {
                 out.line()
-                let rendered = plan.querySQL(query)
                 let constant = uniqueConstant("query" + SwiftNames.upperFirst(query.name) + "SQL")
-                sqlConstants.append((constant, rendered.sql, false))
-                renderQuery(query, sql: rendered, constant: constant, table: table, &out)
+                sqlConstants.append((constant, plan.querySQL(query), false))
+                renderQuery(query, constant: constant, table: table, &out)
             }
 
             // Navigation.
@@ -274,12 +273,10 @@ extension SwiftRenderer {
     }
 
     /// A named query's method.
-    func renderQuery(_ query: Query, sql: DAOPlan.QuerySQL, constant: String, table: Table, _ out: inout SwiftWriter) {
+    /// A named query's method; `query.parameters` are in the order SQLite numbers them.
+    func renderQuery(_ query: Query, constant: String, table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
-        let parametersByName = Dictionary(query.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let parameters = sql.parameterNames.map { name -> Query.Parameter in
-            parametersByName[name] ?? Query.Parameter(name: name, type: .text)
-        }
+        let parameters = query.parameters
         let names = Self.parameterNames(parameters.map(\.name))
         let signature = zip(parameters, names).map { parameter, names in
             "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
