@@ -182,8 +182,9 @@ public final class Connection {
         defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [Row] = []
+        let columnNames = statement.columnNames  // once, shared by every row
         while try statement.step() {
-            rows.append(Row(statement: statement))
+            rows.append(Row(statement: statement, columnNames: columnNames))
         }
         return rows
     }

@@ -21,9 +21,14 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the current row of `statement`.
     public init(statement: Statement) {
-        let count = Int32(statement.columnCount)
-        columnNames = (0..<count).map { statement.columnName(at: $0) }
-        values = (0..<count).map { statement.databaseValue(at: $0) }
+        self.init(statement: statement, columnNames: statement.columnNames)
+    }
+
+    /// Reads the current row of `statement`, whose column names the caller read once for all
+    /// its rows.
+    init(statement: Statement, columnNames: [String]) {
+        self.columnNames = columnNames
+        values = (0..<Int32(columnNames.count)).map { statement.databaseValue(at: $0) }
     }
 
     /// The number of columns.

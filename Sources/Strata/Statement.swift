@@ -47,6 +47,11 @@ public final class Statement {
         sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
     }
 
+    /// The names of the result columns, in order.
+    public var columnNames: [String] {
+        (0..<Int32(columnCount)).map { columnName(at: $0) }
+    }
+
     /// True when the statement does not change the database (a `SELECT`, say).
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
