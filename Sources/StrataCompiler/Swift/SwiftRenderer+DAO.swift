@@ -87,9 +87,16 @@ extension SwiftRenderer {
                 }
                 out.line("let statement = try self.conn.cachedStatement(Self.insertSQL)")
                 out.line("defer { statement.reset() }")
-                bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                out.line("try Self.bindColumns(of: record, to: statement)")
                 out.line("try statement.run()")
                 returnStored(table, &out)
+            }
+            out.line()
+            out.line("/// Binds every column of `record`, in declaration order, to parameters 1…\(table.columns.count):")
+            out.line("/// the values of `insertSQL` and `upsertSQL`.")
+            out.line("@inline(__always)")
+            out.block("static func bindColumns(of record: \(record), to statement: Statement) throws") { out in
+                bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
             }
             out.line()
             out.line("/// Inserts `records` in order and returns them as stored.")
@@ -109,7 +116,7 @@ extension SwiftRenderer {
                 }
                 out.line("let statement = try self.conn.cachedStatement(Self.upsertSQL)")
                 out.line("defer { statement.reset() }")
-                bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                out.line("try Self.bindColumns(of: record, to: statement)")
                 out.line("try statement.run()")
                 returnStored(table, &out)
             }

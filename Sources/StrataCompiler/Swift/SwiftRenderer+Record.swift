@@ -25,7 +25,7 @@ extension SwiftRenderer {
             }
             for column in table.columns {
                 var columnDoc = column.doc.map { $0 + "\n\n" } ?? ""
-                columnDoc += "SQL: \(SwiftRenderer.quoted(column.sqlName)) \(columnSummary(column, in: table))."
+                columnDoc += "SQL: \(SQLRenderer.quoteIdentifier(column.sqlName)) \(columnSummary(column, in: table))."
                 out.doc(columnDoc)
                 out.line("public var \(column.swiftName): \(column.swiftMemberType)")
             }

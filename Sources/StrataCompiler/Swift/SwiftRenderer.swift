@@ -61,7 +61,6 @@ public struct SwiftRenderer {
         "- Remark: Generated from \(input.sourceFileName), \(what)."
     }
 
-    static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
 }
 
 // MARK: - Types

@@ -228,6 +228,15 @@ public struct NodeDAO: RecordDAO {
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        return record
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…7:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Node, to statement: Statement) throws {
         try statement.bind(record.id, at: 1)
         try statement.bind(record.`default`, at: 2)
         try statement.bind(record.`protocol`, at: 3)
@@ -235,8 +244,6 @@ public struct NodeDAO: RecordDAO {
         try statement.bind(record.parentId, at: 5)
         try statement.bind(record.kind.rawValue, at: 6)
         if let value = record.extra { try statement.bind(json: value, at: 7) } else { try statement.bindNull(at: 7) }
-        try statement.run()
-        return record
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -251,13 +258,7 @@ public struct NodeDAO: RecordDAO {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.`default`, at: 2)
-        try statement.bind(record.`protocol`, at: 3)
-        try statement.bind(record.order, at: 4)
-        try statement.bind(record.parentId, at: 5)
-        try statement.bind(record.kind.rawValue, at: 6)
-        if let value = record.extra { try statement.bind(json: value, at: 7) } else { try statement.bindNull(at: 7) }
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
     }
@@ -429,11 +430,18 @@ public struct SettingDAO: RecordDAO {
     public func insert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        return record
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…3:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Setting, to statement: Statement) throws {
         try statement.bind(record.key, at: 1)
         try statement.bind(record.value, at: 2)
         try statement.bind(record.flag, at: 3)
-        try statement.run()
-        return record
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -447,9 +455,7 @@ public struct SettingDAO: RecordDAO {
     public func upsert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.key, at: 1)
-        try statement.bind(record.value, at: 2)
-        try statement.bind(record.flag, at: 3)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
     }
@@ -562,9 +568,16 @@ public struct TickDAO: RecordDAO {
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…1:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Tick, to statement: Statement) throws {
+        try statement.bind(record.id, at: 1)
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -579,7 +592,7 @@ public struct TickDAO: RecordDAO {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
     }
@@ -766,6 +779,17 @@ public struct EntryDAO: RecordDAO {
     public func insert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        var stored = record
+        stored.at = DateFormat.rounded(stored.at)
+        return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…7:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Entry, to statement: Statement) throws {
         try statement.bind(record.statement, at: 1)
         try statement.bind(record.record, at: 2)
         try statement.bind(record.type?.rawValue, at: 3)
@@ -773,10 +797,6 @@ public struct EntryDAO: RecordDAO {
         try statement.bind(record.at, at: 5)
         try statement.bind(record.selectId, at: 6)
         try statement.bind(json: record.prefs, at: 7)
-        try statement.run()
-        var stored = record
-        stored.at = DateFormat.rounded(stored.at)
-        return stored
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -790,13 +810,7 @@ public struct EntryDAO: RecordDAO {
     public func upsert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.statement, at: 1)
-        try statement.bind(record.record, at: 2)
-        try statement.bind(record.type?.rawValue, at: 3)
-        try statement.bind(record.date.rawValue, at: 4)
-        try statement.bind(record.at, at: 5)
-        try statement.bind(record.selectId, at: 6)
-        try statement.bind(json: record.prefs, at: 7)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.at = DateFormat.rounded(stored.at)

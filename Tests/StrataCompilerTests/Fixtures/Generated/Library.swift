@@ -235,13 +235,20 @@ public struct AuthorDAO: RecordDAO {
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.name, at: 2)
-        try statement.bind(record.born, at: 3)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.born = stored.born.map(DateFormat.rounded)
         return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…3:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Author, to statement: Statement) throws {
+        try statement.bind(record.id, at: 1)
+        try statement.bind(record.name, at: 2)
+        try statement.bind(record.born, at: 3)
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -256,9 +263,7 @@ public struct AuthorDAO: RecordDAO {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.name, at: 2)
-        try statement.bind(record.born, at: 3)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.born = stored.born.map(DateFormat.rounded)
@@ -444,6 +449,17 @@ public struct BookDAO: RecordDAO {
     public func insert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        var stored = record
+        stored.publishedAt = stored.publishedAt.map(DateFormat.rounded)
+        return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…10:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Book, to statement: Statement) throws {
         try statement.bind(record.id, at: 1)
         try statement.bind(record.title, at: 2)
         try statement.bind(record.isbn, at: 3)
@@ -454,10 +470,6 @@ public struct BookDAO: RecordDAO {
         try statement.bind(record.cover, at: 8)
         try statement.bind(record.publishedAt, at: 9)
         try statement.bind(record.authorId, at: 10)
-        try statement.run()
-        var stored = record
-        stored.publishedAt = stored.publishedAt.map(DateFormat.rounded)
-        return stored
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -471,16 +483,7 @@ public struct BookDAO: RecordDAO {
     public func upsert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.title, at: 2)
-        try statement.bind(record.isbn, at: 3)
-        try statement.bind(record.pages, at: 4)
-        try statement.bind(record.price, at: 5)
-        try statement.bind(record.format.rawValue, at: 6)
-        try statement.bind(json: record.tags, at: 7)
-        try statement.bind(record.cover, at: 8)
-        try statement.bind(record.publishedAt, at: 9)
-        try statement.bind(record.authorId, at: 10)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.publishedAt = stored.publishedAt.map(DateFormat.rounded)
@@ -727,10 +730,17 @@ public struct BookTagDAO: RecordDAO {
     public func insert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
-        try statement.bind(record.bookId, at: 1)
-        try statement.bind(record.tag, at: 2)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…2:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: BookTag, to statement: Statement) throws {
+        try statement.bind(record.bookId, at: 1)
+        try statement.bind(record.tag, at: 2)
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -744,8 +754,7 @@ public struct BookTagDAO: RecordDAO {
     public func upsert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.bookId, at: 1)
-        try statement.bind(record.tag, at: 2)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
     }
@@ -900,16 +909,23 @@ public struct MemberDAO: RecordDAO {
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        var stored = record
+        stored.joinedAt = DateFormat.rounded(stored.joinedAt)
+        return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…6:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Member, to statement: Statement) throws {
         try statement.bind(record.id, at: 1)
         try statement.bind(record.fullName, at: 2)
         try statement.bind(record.email, at: 3)
         try statement.bind(record.active, at: 4)
         try statement.bind(record.joinedAt, at: 5)
         try statement.bind(json: record.settings, at: 6)
-        try statement.run()
-        var stored = record
-        stored.joinedAt = DateFormat.rounded(stored.joinedAt)
-        return stored
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -924,12 +940,7 @@ public struct MemberDAO: RecordDAO {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.fullName, at: 2)
-        try statement.bind(record.email, at: 3)
-        try statement.bind(record.active, at: 4)
-        try statement.bind(record.joinedAt, at: 5)
-        try statement.bind(json: record.settings, at: 6)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.joinedAt = DateFormat.rounded(stored.joinedAt)
@@ -1116,6 +1127,18 @@ public struct LoanDAO: RecordDAO {
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
         defer { statement.reset() }
+        try Self.bindColumns(of: record, to: statement)
+        try statement.run()
+        var stored = record
+        stored.lentAt = DateFormat.rounded(stored.lentAt)
+        stored.dueAt = DateFormat.rounded(stored.dueAt)
+        return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…7:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Loan, to statement: Statement) throws {
         try statement.bind(record.id, at: 1)
         try statement.bind(record.bookId, at: 2)
         try statement.bind(record.memberId, at: 3)
@@ -1123,11 +1146,6 @@ public struct LoanDAO: RecordDAO {
         try statement.bind(record.dueAt, at: 5)
         try statement.bind(record.returned, at: 6)
         try statement.bind(record.note, at: 7)
-        try statement.run()
-        var stored = record
-        stored.lentAt = DateFormat.rounded(stored.lentAt)
-        stored.dueAt = DateFormat.rounded(stored.dueAt)
-        return stored
     }
 
     /// Inserts `records` in order and returns them as stored.
@@ -1142,13 +1160,7 @@ public struct LoanDAO: RecordDAO {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
         defer { statement.reset() }
-        try statement.bind(record.id, at: 1)
-        try statement.bind(record.bookId, at: 2)
-        try statement.bind(record.memberId, at: 3)
-        try statement.bind(record.lentAt, at: 4)
-        try statement.bind(record.dueAt, at: 5)
-        try statement.bind(record.returned, at: 6)
-        try statement.bind(record.note, at: 7)
+        try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
         stored.lentAt = DateFormat.rounded(stored.lentAt)
