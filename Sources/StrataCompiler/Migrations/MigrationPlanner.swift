@@ -117,7 +117,7 @@ public enum MigrationPlanner {
             }
             dropTableSteps.append("DROP TABLE \(q(table.name))")
         }
-        for table in DeclaredDDL.dependencyOrder(schema) {
+        for table in SQLRenderer.dependencyOrder(schema) {
             guard let new = declared.table(named: table.sqlName) else { continue }
             guard let old = current.table(named: new.name) else {
                 tableSteps.append(new.sql)
@@ -364,7 +364,7 @@ public enum MigrationReplay {
 
     /// The DDL of `schema`: tables in dependency order, then indexes.
     public static func declaredStatements(of schema: Schema) -> [String] {
-        DeclaredDDL.statements(for: schema)
+        SQLRenderer.ddl(for: schema)
     }
 
     /// The structure `schema` declares: its DDL executed in an in-memory database and

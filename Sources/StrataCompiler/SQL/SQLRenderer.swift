@@ -4,7 +4,7 @@
 /// single-quoted (with `'` doubled), so any SQL name the schema allows is safe.
 ///
 /// ```swift
-/// let statements = SQLRenderer.ddl(for: schema)   // tables in order, then indexes
+/// let statements = SQLRenderer.ddl(for: schema)   // tables in dependency order, then indexes
 /// ```
 public enum SQLRenderer {
     /// `name` as a quoted SQL identifier: `order` → `"order"`, `a"b` → `"a""b"`.
@@ -110,10 +110,35 @@ public enum SQLRenderer {
         return sql
     }
 
-    /// Every statement that creates the schema: tables in declaration order, then indexes.
+    /// Every statement that creates the schema: tables in dependency order (a referenced table
+    /// before the tables that reference it; otherwise declaration order), then their indexes.
+    /// The first migration, the migration verifier and the build-time checks all use it.
     public static func ddl(for schema: Schema) -> [String] {
-        schema.tables.map { createTableSQL($0, in: schema) }
-            + schema.tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+        let tables = dependencyOrder(schema)
+        return tables.map { createTableSQL($0, in: schema) }
+            + tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+    }
+
+    /// The tables of `schema` ordered so that each comes after the tables it references
+    /// (self references and cycles keep declaration order).
+    public static func dependencyOrder(_ schema: Schema) -> [Table] {
+        var ordered: [Table] = []
+        var placed: Set<String> = []
+        var visiting: Set<String> = []
+        func visit(_ table: Table) {
+            guard !placed.contains(table.sqlName), !visiting.contains(table.sqlName) else { return }
+            visiting.insert(table.sqlName)
+            for column in table.columns {
+                if let key = column.references, let parent = schema.table(named: key.table), parent.sqlName != table.sqlName {
+                    visit(parent)
+                }
+            }
+            visiting.remove(table.sqlName)
+            placed.insert(table.sqlName)
+            ordered.append(table)
+        }
+        schema.tables.forEach(visit)
+        return ordered
     }
 
     /// The `SELECT` a named query runs, with an explicit column list.
