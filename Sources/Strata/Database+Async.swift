@@ -1,0 +1,182 @@
+import CSQLite
+import Foundation
+
+extension Database {
+    /// Runs `body` with a reader connection inside a read transaction, off the caller's task.
+    ///
+    /// The work runs on one of the database's reader threads (at most
+    /// ``Configuration/maximumReaderCount`` of them, plus one writer thread for writes), never
+    /// on Swift's cooperative pool, whatever the number of concurrent calls.
+    ///
+    /// Cancelling the calling task interrupts the statement running at that moment
+    /// (`sqlite3_interrupt`) and throws `CancellationError`; a call cancelled before it starts
+    /// does not run `body`. Swift code in `body` between statements runs to its next statement
+    /// or its end (its result is then discarded). The connection stays usable.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await run(on: hasReaderPool ? readerThreads : writerThread) { cancellation in
+            try self.read { conn in try cancellation.watching(conn) { try body(conn) } }
+        }
+    }
+
+    /// Runs `body` in a write transaction, off the caller's task (see ``write(_:)``), on the
+    /// database's writer thread.
+    ///
+    /// Cancelling the calling task interrupts the statement running at that moment
+    /// (`sqlite3_interrupt`), rolls the whole transaction back and throws `CancellationError`;
+    /// so does a cancellation that arrives while Swift code in `body` runs (the transaction
+    /// rolls back instead of committing when `body` returns). A call cancelled before it
+    /// starts does not run `body`. The connection stays usable.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await run(on: writerThread) { cancellation in
+            try self.write { conn in try cancellation.watching(conn) { try body(conn) } }
+        }
+    }
+
+    /// Runs `work` on one of `threads`, turning a cancellation of the calling task into an
+    /// interrupt of the statement running and a `CancellationError`.
+    private func run<T: Sendable>(
+        on threads: WorkerThreads, _ work: @escaping @Sendable (Cancellation) throws -> T
+    ) async throws -> T {
+        let cancellation = Cancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                threads.submit {
+                    guard !cancellation.isCancelled else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    do {
+                        continuation.resume(returning: try work(cancellation))
+                    } catch {
+                        continuation.resume(throwing: cancellation.isCancelled ? CancellationError() : error)
+                    }
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}
+
+/// The cancellation state of one async call: set from any thread by the task's cancellation
+/// handler, read by the thread running the call.
+final class Cancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    /// The connection running the call's statements, while it does.
+    private var handle: OpaquePointer?
+
+    var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// Marks the call cancelled and interrupts the statement running on its connection.
+    func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        cancelled = true
+        if let handle { sqlite3_interrupt(handle) }
+    }
+
+    /// Runs `body` with `conn` exposed to ``cancel()``; throws `CancellationError` when the
+    /// call is cancelled before or during `body`, so a write rolls back instead of committing.
+    func watching<T>(_ conn: Connection, _ body: () throws -> T) throws -> T {
+        lock.lock()
+        guard !cancelled else {
+            lock.unlock()
+            throw CancellationError()
+        }
+        handle = conn.handle
+        lock.unlock()
+        // Unhooked under the lock: an interrupt never reaches the connection once it has
+        // gone back to the pool.
+        defer {
+            lock.lock()
+            handle = nil
+            lock.unlock()
+        }
+        let result = try body()
+        if isCancelled { throw CancellationError() }
+        return result
+    }
+}
+
+/// A bounded set of threads that run blocking database work in submission order: at most
+/// `maximum` threads, started on demand and ended after a while without work.
+///
+/// The async API blocks a thread per running call (SQLite calls block). Dispatch queues would
+/// start a new thread for each blocked call (hundreds under load); the cooperative pool must
+/// not block at all. These threads are the database's own: calls beyond `maximum` wait in
+/// the queue, not on a thread.
+final class WorkerThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var threadCount = 0
+    private var idleCount = 0
+    /// Signals sent to idle threads that have not woken yet.
+    private var wakeups = 0
+    private var isShutDown = false
+    private let maximum: Int
+    private let name: String
+    /// How long an idle thread waits for work before it ends.
+    private let idleLifetime: TimeInterval = 10
+
+    init(maximum: Int, name: String) {
+        self.maximum = max(1, maximum)
+        self.name = name
+    }
+
+    /// Queues `job`; starts a thread when none is idle and fewer than `maximum` run.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        jobs.append(job)
+        if idleCount > wakeups {
+            wakeups += 1
+            condition.signal()
+        } else if threadCount < maximum {
+            threadCount += 1
+            let thread = Thread { [self] in work() }
+            thread.name = name
+            thread.start()
+        }
+        // Else every thread is busy: the first to finish takes the job.
+    }
+
+    /// Lets the threads end once the queue is empty.
+    func shutDown() {
+        condition.lock()
+        isShutDown = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            if head < jobs.count {
+                let job = jobs[head]
+                head += 1
+                if head == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                condition.unlock()
+                job()
+                condition.lock()
+                continue
+            }
+            if isShutDown { break }
+            idleCount += 1
+            let signalled = condition.wait(until: Date(timeIntervalSinceNow: idleLifetime))
+            idleCount -= 1
+            wakeups = max(0, wakeups - 1)
+            if !signalled, head >= jobs.count { break }
+        }
+        threadCount -= 1
+        condition.unlock()
+    }
+}
