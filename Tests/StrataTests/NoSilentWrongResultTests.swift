@@ -287,6 +287,7 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
             try await group.waitForAll()
         }
         let threads = seen.with { $0.count }
+        print("FIGURE async threads: 1,000 concurrent calls ran on \(threads) threads; process threads \(baseline ?? -1) before, \(peak.with { $0 }) at peak")
         #expect(threads <= configuration.maximumReaderCount + 1, "async calls ran on \(threads) threads")
         if let baseline {
             // Other suites run in this process at the same time: allow them some threads.
