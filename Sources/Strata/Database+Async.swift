@@ -10,8 +10,9 @@ extension Database {
     ///
     /// Cancelling the calling task interrupts the statement running at that moment
     /// (`sqlite3_interrupt`) and throws `CancellationError`; a call cancelled before it starts
-    /// does not run `body`. Swift code in `body` between statements runs to its next statement
-    /// or its end (its result is then discarded). The connection stays usable.
+    /// does not run `body`. A cancellation between statements stops the next long statement;
+    /// Swift code in `body` is not stopped, but its result is discarded. The connection stays
+    /// usable.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await run(on: hasReaderPool ? readerThreads : writerThread) { cancellation in
             try self.read { conn in try cancellation.watching(conn) { try body(conn) } }
@@ -90,9 +91,13 @@ final class Cancellation: @unchecked Sendable {
         }
         handle = conn.handle
         lock.unlock()
+        // An interrupt stops the statement running when it arrives; a cancellation that
+        // arrives between statements is seen by the progress handler of the next long one.
+        sqlite3_progress_handler(conn.handle, Self.progressPeriod, cancellationProgressHandler, Unmanaged.passUnretained(self).toOpaque())
         // Unhooked under the lock: an interrupt never reaches the connection once it has
         // gone back to the pool.
         defer {
+            sqlite3_progress_handler(conn.handle, 0, nil, nil)
             lock.lock()
             handle = nil
             lock.unlock()
@@ -101,6 +106,18 @@ final class Cancellation: @unchecked Sendable {
         if isCancelled { throw CancellationError() }
         return result
     }
+}
+
+extension Cancellation {
+    /// How many virtual machine instructions run between two looks at the cancellation flag.
+    static let progressPeriod: Int32 = 1_000
+}
+
+/// SQLite's progress callback while an async call runs: non-zero (stop the statement, which
+/// fails with `SQLITE_INTERRUPT`) once the call is cancelled.
+private func cancellationProgressHandler(_ context: UnsafeMutableRawPointer?) -> Int32 {
+    guard let context else { return 0 }
+    return Unmanaged<Cancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
 }
 
 /// A bounded set of threads that run blocking database work in submission order: at most

@@ -239,6 +239,25 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
         #expect(try await db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } == 0)
     }
 
+    @Test func aCancellationBetweenStatementsStopsTheNextLongOne() async throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.path("cancel.sqlite"))
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let task = Task { try await db.read { conn -> Int? in
+            started.signal()
+            _ = gate.wait(timeout: .now() + 30)
+            // The cancellation came while no statement ran: this one must not run to its end.
+            return try conn.fetchValue(Int.self, sql: slowQuery)
+        } }
+        await waitFor(started)
+        task.cancel()
+        gate.signal()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(try await db.read { try $0.fetchValue(Int.self, sql: "SELECT 1") } == 1)
+    }
+
     @Test func aCallCancelledBeforeItStartsDoesNotRun() async throws {
         let db = try Database.inMemory()
         let ran = Box(false)
