@@ -41,11 +41,13 @@ extension Database {
         let cancellation = Cancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                // A call cancelled while it waits in the queue returns at once.
+                guard cancellation.prepare({ continuation.resume(throwing: CancellationError()) }) else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
                 threads.submit {
-                    guard !cancellation.isCancelled else {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
+                    guard cancellation.start() else { return }  // cancelled while queued: already resumed
                     do {
                         continuation.resume(returning: try work(cancellation))
                     } catch {
@@ -64,8 +66,30 @@ extension Database {
 final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    private var started = false
+    /// Resumes the caller with `CancellationError` when the call is cancelled before it starts.
+    private var resumeIfCancelledEarly: (@Sendable () -> Void)?
     /// The connection running the call's statements, while it does.
     private var handle: OpaquePointer?
+
+    /// Registers what to do when the call is cancelled while queued; false when it already is.
+    func prepare(_ resume: @escaping @Sendable () -> Void) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !cancelled else { return false }
+        resumeIfCancelledEarly = resume
+        return true
+    }
+
+    /// Marks the call started; false when it was cancelled first (the caller has its error).
+    func start() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !cancelled else { return false }
+        started = true
+        resumeIfCancelledEarly = nil
+        return true
+    }
 
     var isCancelled: Bool {
         lock.lock()
@@ -73,12 +97,16 @@ final class Cancellation: @unchecked Sendable {
         return cancelled
     }
 
-    /// Marks the call cancelled and interrupts the statement running on its connection.
+    /// Marks the call cancelled: a queued call returns `CancellationError` at once, a running
+    /// one has its statement interrupted.
     func cancel() {
         lock.lock()
-        defer { lock.unlock() }
         cancelled = true
+        let resume = started ? nil : resumeIfCancelledEarly
+        resumeIfCancelledEarly = nil
         if let handle { sqlite3_interrupt(handle) }
+        lock.unlock()
+        resume?()
     }
 
     /// Runs `body` with `conn` exposed to ``cancel()``; throws `CancellationError` when the
@@ -129,7 +157,7 @@ private func cancellationProgressHandler(_ context: UnsafeMutableRawPointer?) ->
 /// the queue, not on a thread.
 final class WorkerThreads: @unchecked Sendable {
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
     private var threadCount = 0
     private var idleCount = 0
@@ -176,13 +204,14 @@ final class WorkerThreads: @unchecked Sendable {
         while true {
             if head < jobs.count {
                 let job = jobs[head]
+                jobs[head] = nil  // what it captured goes when it is done
                 head += 1
                 if head == jobs.count {
                     jobs.removeAll(keepingCapacity: true)
                     head = 0
                 }
                 condition.unlock()
-                job()
+                job?()
                 condition.lock()
                 continue
             }

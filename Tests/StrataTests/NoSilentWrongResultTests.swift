@@ -258,6 +258,56 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
         #expect(try await db.read { try $0.fetchValue(Int.self, sql: "SELECT 1") } == 1)
     }
 
+    @Test func aQueuedCallCancelledReturnsWithoutWaitingItsTurn() async throws {
+        let db = try Database.inMemory()
+        let started = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let released = Box(false)
+        let ran = Box(false)
+        let holder = Task { try await db.write { _ in
+            started.signal()
+            _ = gate.wait(timeout: .now() + 20)
+        } }
+        await waitFor(started)
+        let queued = Task { try await db.write { _ in ran.with { $0 = true } } }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        queued.cancel()
+        let result = await queued.result
+        #expect(released.with { $0 } == false, "the cancelled call returned while the writer was still busy")
+        #expect(throws: CancellationError.self) { try result.get() }
+        released.with { $0 = true }
+        gate.signal()
+        try await holder.value
+        #expect(ran.with { $0 } == false)
+    }
+
+    /// Cancellations landing at every moment (queued, starting, mid-statement, committing):
+    /// every call ends, nothing half-written stays, every connection stays usable.
+    @Test func cancellationsAtRandomMomentsLeaveEverythingUsable() async throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.path("cancel.sqlite"))
+        try await db.write { try $0.execute(sql: "CREATE TABLE t(v INTEGER)") }
+        var committed = 0
+        for round in 0..<60 {
+            let write = Task { try await db.write { conn in
+                try conn.execute(sql: "INSERT INTO t VALUES (1)")
+                if round % 2 == 0 { try conn.execute(sql: "INSERT INTO t " + slowQuery) }
+            } }
+            let read = Task { try await db.read { conn in try conn.fetchValue(Int.self, sql: slowQuery) } }
+            try await Task.sleep(nanoseconds: UInt64(round % 5) * 500_000)
+            write.cancel()
+            read.cancel()
+            switch await write.result {
+            case .success: committed += 1
+            case .failure(let error): #expect(error is CancellationError, "\(error)")
+            }
+            let readResult = await read.result
+            #expect(throws: CancellationError.self) { try readResult.get() }
+            let rows = try await db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+            #expect(rows == committed, "round \(round): a cancelled write left rows behind")
+        }
+    }
+
     @Test func aCallCancelledBeforeItStartsDoesNotRun() async throws {
         let db = try Database.inMemory()
         let ran = Box(false)
