@@ -39,7 +39,10 @@ extension RecordDAO {
             // A `--` comment in the condition ends with it, not with the rest of the statement.
             if condition.contains("--") { sql += "\n" }
         }
-        if let orderBy { sql += " ORDER BY " + orderBy }
+        if let orderBy {
+            sql += " ORDER BY " + orderBy
+            if orderBy.contains("--") { sql += "\n" }
+        }
         if let limit {
             sql += " LIMIT \(limit)"
         } else if offset != nil {

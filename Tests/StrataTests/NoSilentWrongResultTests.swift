@@ -114,6 +114,7 @@ private func expectMisuse(_ mentioning: [String], _ body: () throws -> Void, sou
             expectMisuse(["DELETE FROM person"]) { try dao.updateAll(set: "name = 'x'; DELETE FROM person") }
             // A comment in a condition ends at the condition: ORDER BY and LIMIT still apply.
             #expect(try dao.fetchAll(where: "id > 1 -- not the first", orderBy: "id DESC", limit: 1).map(\.name) == ["Cid"])
+            #expect(try dao.fetchAll(orderBy: "id DESC -- newest first", limit: 1).map(\.name) == ["Cid"])
         }
         try db.read { conn throws in
             #expect(try PersonDAO(conn).fetchAll(orderBy: "id").map(\.name) == ["Ann", "Bob", "Cid"])
