@@ -91,6 +91,12 @@ public final class Connection {
     /// The SQL text at `tail` without leading whitespace, semicolons and comments, or nil when
     /// nothing else is left.
     static func trailingSQL(_ tail: UnsafePointer<CChar>) -> String? {
+        trailingSQLStart(tail).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Where SQL other than whitespace, semicolons and comments starts at or after `tail`, or
+    /// nil when nothing else is left. Reads only up to that point.
+    static func trailingSQLStart(_ tail: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
         var position = tail
         func at(_ offset: Int) -> UInt8 { UInt8(bitPattern: position[offset]) }
         while true {
@@ -106,7 +112,7 @@ public final class Connection {
                 while at(0) != 0, !(at(0) == UInt8(ascii: "*") && at(1) == UInt8(ascii: "/")) { position += 1 }
                 if at(0) != 0 { position += 2 }
             default:
-                return String(cString: position).trimmingCharacters(in: .whitespacesAndNewlines)
+                return position
             }
         }
     }
@@ -207,14 +213,15 @@ public final class Connection {
                 var statementHandle: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, current, -1, &statementHandle, &tail)
-                let text = String(cString: current)
-                guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: text) }
+                // The rest of the text is copied only for an error: copying it for every
+                // statement would make a long script quadratic.
+                guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: String(cString: current)) }
                 cursor = tail
                 guard let statementHandle else { continue }  // whitespace or a comment
-                let statementSQL = sqlite3_sql(statementHandle).map { String(cString: $0) } ?? text
+                let statementSQL = sqlite3_sql(statementHandle).map { String(cString: $0) } ?? String(cString: current)
                 let statement = Statement(handle: statementHandle, sql: statementSQL, connection: self)
                 let needed = statement.parameterCount
-                let isLast = cursor.map { Self.trailingSQL($0) == nil } ?? true
+                let isLast = cursor.map { Self.trailingSQLStart($0) == nil } ?? true
                 if var values = remainingPositional {
                     guard values.count >= needed, !isLast || values.count == needed else {
                         // Refuse before running anything the arguments were not meant for.
