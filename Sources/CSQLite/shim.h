@@ -13,4 +13,9 @@ static inline int strata_bind_blob(sqlite3_stmt *statement, int index, const voi
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+/// Sets an integer option of `sqlite3_db_config` (a C variadic function, which Swift cannot call).
+static inline int strata_db_config_int(sqlite3 *db, int option, int value) {
+    return sqlite3_db_config(db, option, value, (int *)0);
+}
+
 #endif

@@ -40,6 +40,16 @@ public final class Connection {
         self.isReadOnly = readOnly
         sqlite3_busy_timeout(handle, Int32(clamping: Int((busyTimeout * 1000).rounded())))
         sqlite3_extended_result_codes(handle, 1)
+        // Double-quoted text is an identifier, never a string literal: a misspelled
+        // "column" is an error instead of a constant (https://www.sqlite.org/quirks.html#dblquote).
+        for option in [SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL] {
+            let code = strata_db_config_int(handle, option, 0)
+            guard code == SQLITE_OK else {
+                throw StrataError(
+                    kind: .sqlite, resultCode: code,
+                    message: "cannot open \(path): this SQLite (\(String(cString: sqlite3_libversion()))) cannot turn double-quoted strings off; Strata needs SQLite 3.29 or later")
+            }
+        }
     }
 
     deinit {
@@ -50,13 +60,61 @@ public final class Connection {
 
     // MARK: - Statements
 
-    /// A new prepared statement for one SQL statement; the caller owns it.
+    /// A new prepared statement for exactly one SQL statement; the caller owns it.
+    ///
+    /// Whitespace, comments and semicolons may follow the statement; anything else (a second
+    /// statement) throws ``StrataError/Kind/misuse`` before anything runs. Run several
+    /// statements with ``execute(sql:arguments:)``.
     public func makeStatement(sql: String) throws -> Statement {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: sql) }
+        var trailing: String?
+        let code = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if code == SQLITE_OK, let tail { trailing = Self.trailingSQL(tail) }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            sqlite3_finalize(statement)
+            throw StrataError(sqliteCode: code, db: handle, sql: sql)
+        }
         guard let statement else { throw StrataError.misuse("the SQL holds no statement", sql: sql) }
+        if let trailing {
+            sqlite3_finalize(statement)
+            throw StrataError.misuse(
+                "the SQL holds more than one statement (`\(trailing)` follows the first); nothing was run. Only execute(sql:) runs several statements",
+                sql: sql)
+        }
         return Statement(handle: statement, sql: sql, connection: self)
+    }
+
+    /// The SQL text at `tail` without leading whitespace, semicolons and comments, or nil when
+    /// nothing else is left.
+    static func trailingSQL(_ tail: UnsafePointer<CChar>) -> String? {
+        trailingSQLStart(tail).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Where SQL other than whitespace, semicolons and comments starts at or after `tail`, or
+    /// nil when nothing else is left. Reads only up to that point.
+    static func trailingSQLStart(_ tail: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        var position = tail
+        func at(_ offset: Int) -> UInt8 { UInt8(bitPattern: position[offset]) }
+        while true {
+            switch at(0) {
+            case 0:
+                return nil
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C, UInt8(ascii: ";"):
+                position += 1
+            case UInt8(ascii: "-") where at(1) == UInt8(ascii: "-"):
+                while at(0) != 0, at(0) != UInt8(ascii: "\n") { position += 1 }
+            case UInt8(ascii: "/") where at(1) == UInt8(ascii: "*"):
+                position += 2
+                while at(0) != 0, !(at(0) == UInt8(ascii: "*") && at(1) == UInt8(ascii: "/")) { position += 1 }
+                if at(0) != 0 { position += 2 }
+            default:
+                return position
+            }
+        }
     }
 
     /// Prepares the first statement of `sql` and returns it with the text that follows it
@@ -79,12 +137,13 @@ public final class Connection {
         return (Statement(handle: statement, sql: sql, connection: self), tailText)
     }
 
-    /// The connection's prepared statement for `sql`, prepared once and reset for reuse: the
-    /// fast path generated code uses. Bind every parameter before stepping.
+    /// The connection's prepared statement for `sql` (exactly one statement), prepared once and
+    /// reset for reuse with every parameter back to NULL. Bind every parameter before stepping.
     @inlinable
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = cached(sql) {
             statement.reset()
+            statement.clearBindings()
             return statement
         }
         return try prepareAndCache(sql)
@@ -129,11 +188,23 @@ public final class Connection {
     }
 
     /// Runs one or more SQL statements separated by semicolons, all of them, binding
-    /// `arguments` (positional ones are consumed in order across statements; named ones by
-    /// name).
+    /// `arguments`: positional ones are consumed in order across the statements, named ones
+    /// bind every statement's parameters of that name.
+    ///
+    /// This is the one method that runs several statements; every other one (``fetch(sql:arguments:)``,
+    /// the DAO conditions …) takes exactly one and refuses trailing SQL. Each statement binds
+    /// exactly the arguments it declares: when the arguments do not match, it throws
+    /// ``StrataError/Kind/misuse`` before running the statement that would have received them
+    /// (the statements before it have run: inside ``Database/write(_:)`` the transaction rolls
+    /// them back).
     public func execute(sql: String, arguments: StatementArguments = []) throws {
         var remainingPositional: [(any DatabaseValueConvertible)?]? = nil
-        if case .positional(let values) = arguments.storage { remainingPositional = values }
+        var named: [(key: String, value: (any DatabaseValueConvertible)?)] = []
+        var usedNames: Set<String> = []
+        switch arguments.storage {
+        case .positional(let values): remainingPositional = values
+        case .named(let values): named = values
+        }
         var utf8 = Array(sql.utf8CString)
         try utf8.withUnsafeMutableBufferPointer { buffer in
             guard let start = buffer.baseAddress else { return }
@@ -142,41 +213,56 @@ public final class Connection {
                 var statementHandle: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, current, -1, &statementHandle, &tail)
-                let text = String(cString: current)
-                guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: text) }
+                // The rest of the text is copied only for an error: copying it for every
+                // statement would make a long script quadratic.
+                guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: handle, sql: String(cString: current)) }
                 cursor = tail
                 guard let statementHandle else { continue }  // whitespace or a comment
-                let statementSQL = sqlite3_sql(statementHandle).map { String(cString: $0) } ?? text
+                let statementSQL = sqlite3_sql(statementHandle).map { String(cString: $0) } ?? String(cString: current)
                 let statement = Statement(handle: statementHandle, sql: statementSQL, connection: self)
                 let needed = statement.parameterCount
-                let isLast = cursor.map { String(cString: $0).allSatisfy { $0.isWhitespace || $0 == ";" } } ?? true
-                if isLast, let values = remainingPositional, values.count != needed {
-                    // Refuse before running anything the arguments were not meant for.
-                    throw StrataError.misuse(
-                        "the statement has \(needed) parameters but \(values.count) arguments are left for it", sql: statementSQL)
-                }
-                if needed > 0 {
-                    if var values = remainingPositional {
-                        guard values.count >= needed else {
-                            throw StrataError.misuse("not enough arguments for the statement's \(needed) parameters", sql: statementSQL)
-                        }
-                        try statement.bind(StatementArguments(Array(values.prefix(needed))))
-                        values.removeFirst(needed)
-                        remainingPositional = values
-                    } else {
-                        try statement.bind(arguments)
+                let isLast = cursor.map { Self.trailingSQLStart($0) == nil } ?? true
+                if var values = remainingPositional {
+                    guard values.count >= needed, !isLast || values.count == needed else {
+                        // Refuse before running anything the arguments were not meant for.
+                        throw StrataError.misuse(
+                            "the statement has \(Statement.counted(needed, "parameter")) but \(Statement.counted(values.count, "argument")) \(values.count == 1 ? "is" : "are") left for it",
+                            sql: statementSQL)
+                    }
+                    try statement.bind(StatementArguments(Array(values.prefix(needed))))
+                    values.removeFirst(needed)
+                    remainingPositional = values
+                } else {
+                    usedNames.formUnion(try statement.bindParameters(named: named))
+                    if isLast, let extra = named.first(where: { !usedNames.contains(Statement.bareName($0.key)) }) {
+                        throw StrataError.misuse(
+                            "the named argument :\(Statement.bareName(extra.key)) matches no parameter of the SQL",
+                            sql: sql)
                     }
                 }
                 try statement.run()
             }
         }
         if let remainingPositional, !remainingPositional.isEmpty {
-            // Only reachable when the SQL ends in a comment after its last statement.
-            throw StrataError.misuse("\(remainingPositional.count) arguments were not used", sql: sql)
+            // Only reachable when the SQL holds no statement at all.
+            throw StrataError.misuse("\(Statement.counted(remainingPositional.count, "argument")) were not used: the SQL holds no statement", sql: sql)
+        }
+        if remainingPositional == nil, let extra = named.first(where: { !usedNames.contains(Statement.bareName($0.key)) }) {
+            throw StrataError.misuse("the named argument :\(Statement.bareName(extra.key)) matches no parameter of the SQL", sql: sql)
         }
     }
 
-    /// Every row of a query.
+    /// Runs exactly one statement (trailing SQL throws before anything runs), binding exactly
+    /// its parameters: what the DAO's `updateAll` and `deleteAll` use.
+    func executeOne(sql: String, arguments: StatementArguments) throws {
+        let statement = try cachedStatement(sql: sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        try statement.run()
+    }
+
+    /// Every row of a query: exactly one statement (trailing SQL throws before anything runs),
+    /// with exactly one argument for each of its parameters.
     public func fetch(sql: String, arguments: StatementArguments = []) throws -> [Row] {
         let statement = try cachedStatement(sql: sql)
         defer { statement.reset() }
@@ -189,7 +275,7 @@ public final class Connection {
         return rows
     }
 
-    /// The first row of a query, or nil.
+    /// The first row of a query (exactly one statement, as for ``fetch(sql:arguments:)``), or nil.
     public func fetchOne(sql: String, arguments: StatementArguments = []) throws -> Row? {
         let statement = try cachedStatement(sql: sql)
         defer { statement.reset() }
@@ -271,6 +357,9 @@ public final class Connection {
 
     func rollbackQuietly() {
         if isInTransaction {
+            // A statement still stepping (an abandoned cursor) would make ROLLBACK fail after
+            // an interrupt; reset them all first.
+            resetActiveStatements()
             sqlite3_exec(handle, "ROLLBACK TRANSACTION", nil, nil, nil)
         }
     }

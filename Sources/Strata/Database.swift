@@ -50,6 +50,13 @@ public final class Database: Sendable {
     private let writer: SerializedConnection?
     /// The reader pool; nil for an in-memory database (its reads use the writer connection).
     private let readers: ReaderPool?
+    /// The threads that run async reads: as many as there are reader connections.
+    let readerThreads: WorkerThreads
+    /// The thread that runs async writes (and the reads of an in-memory database).
+    let writerThread = WorkerThreads(maximum: 1, name: "Strata.Database.writer")
+
+    /// True when reads have connections of their own (a file database).
+    var hasReaderPool: Bool { readers != nil }
 
     /// Opens (and creates when missing) the database file at `path`, in WAL mode. `:memory:`
     /// (or an empty path) opens an in-memory database, as ``inMemory(configuration:)`` does.
@@ -64,6 +71,7 @@ public final class Database: Sendable {
     private init(filePath path: String, configuration: Configuration) throws {
         self.path = path
         self.configuration = configuration
+        readerThreads = WorkerThreads(maximum: configuration.maximumReaderCount, name: "Strata.Database.reader")
         if configuration.readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw StrataError(kind: .sqlite, resultCode: 14, message: "cannot open \(path) read-only: no such file")
@@ -87,10 +95,16 @@ public final class Database: Sendable {
         configuration.readOnly = false
         self.path = ":memory:"
         self.configuration = configuration
+        readerThreads = WorkerThreads(maximum: 1, name: "Strata.Database.reader")
         let connection = try Connection(path: ":memory:", readOnly: false, create: true, busyTimeout: configuration.busyTimeout)
         try Database.prepare(connection, configuration)
         writer = SerializedConnection(connection)
         readers = nil
+    }
+
+    deinit {
+        readerThreads.shutDown()
+        writerThread.shutDown()
     }
 
     /// A new, empty in-memory database: one connection serves reads and writes.
@@ -158,28 +172,6 @@ public final class Database: Sendable {
                 throw StrataError.misuse("the closure left a transaction open; it was rolled back")
             }
             return result
-        }
-    }
-
-    /// Runs `body` with a reader connection inside a read transaction, off the caller's task.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await offload { try self.read(body) }
-    }
-
-    /// Runs `body` in a write transaction, off the caller's task (see ``write(_:)``).
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await offload { try self.write(body) }
-    }
-
-    /// Runs blocking database work off the cooperative thread pool, on a serial queue of its
-    /// own. Serial queues run on Dispatch's overcommitting threads, which grow when threads
-    /// block, unlike `DispatchQueue.global()` (limited to the number of cores): many callers
-    /// waiting for the writer cannot starve a reader.
-    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "Strata.Database.async").async {
-                continuation.resume(with: Result { try work() })
-            }
         }
     }
 }

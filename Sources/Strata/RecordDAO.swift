@@ -4,6 +4,10 @@
 /// Generated code supplies the table's SQL and a row decoder; the methods here build the
 /// statement, bind the arguments (never spliced into the SQL) and decode by column index.
 ///
+/// A condition is one SQL expression: it and the assignments of ``updateAll(set:where:_:)``
+/// must make exactly one statement (a `;` and more SQL after it throw before anything runs),
+/// and the arguments must match its parameters exactly, in number or by name.
+///
 /// ```swift
 /// let recent = try BookDAO(conn).fetchAll(where: "publishedAt > ?", ["2020-01-01"], orderBy: "title", limit: 20)
 /// let count = try BookDAO(conn).count(where: "price IS NULL")
@@ -30,8 +34,15 @@ extension RecordDAO {
     static func sql(_ base: String, where condition: String?, orderBy: String?, limit: Int?, offset: Int?) -> String {
         guard condition != nil || orderBy != nil || limit != nil || offset != nil else { return base }
         var sql = base
-        if let condition { sql += " WHERE " + condition }
-        if let orderBy { sql += " ORDER BY " + orderBy }
+        if let condition {
+            sql += " WHERE " + condition
+            // A `--` comment in the condition ends with it, not with the rest of the statement.
+            if condition.contains("--") { sql += "\n" }
+        }
+        if let orderBy {
+            sql += " ORDER BY " + orderBy
+            if orderBy.contains("--") { sql += "\n" }
+        }
         if let limit {
             sql += " LIMIT \(limit)"
         } else if offset != nil {
@@ -49,8 +60,8 @@ extension RecordDAO {
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Record] {
         let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset))
-        if !arguments.isEmpty { try statement.bind(arguments) }
         defer { statement.reset() }
+        try statement.bind(arguments)
         var records: [Record] = []
         while try statement.step() {
             records.append(try Self.decode(statement))
@@ -62,8 +73,8 @@ extension RecordDAO {
     @inlinable
     public func fetchOne(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Record? {
         let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil))
-        if !arguments.isEmpty { try statement.bind(arguments) }
         defer { statement.reset() }
+        try statement.bind(arguments)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
@@ -71,7 +82,7 @@ extension RecordDAO {
     /// large to hold in memory.
     public func cursor(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Cursor<Record> {
         let statement = try conn.makeStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: nil, offset: nil))
-        if !arguments.isEmpty { try statement.bind(arguments) }
+        try statement.bind(arguments)
         return Cursor(statement: statement, decode: Self.decode)
     }
 
@@ -79,18 +90,18 @@ extension RecordDAO {
     public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
         let statement = try conn.cachedStatement(
             sql: Self.sql("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil))
-        if !arguments.isEmpty { try statement.bind(arguments) }
         defer { statement.reset() }
+        try statement.bind(arguments)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
     /// True when at least one record matches `condition` (any record when nil).
     public func exists(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Bool {
-        let inner = Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
-        let statement = try conn.cachedStatement(sql: "SELECT EXISTS (\(inner))")
-        if !arguments.isEmpty { try statement.bind(arguments) }
+        let statement = try conn.cachedStatement(
+            sql: Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: 1, offset: nil))
         defer { statement.reset() }
-        return try statement.step() && statement.bool(at: 0)
+        try statement.bind(arguments)
+        return try statement.step()
     }
 
     /// Runs `UPDATE <table> SET <assignments> WHERE <condition>` and returns the number of
@@ -98,7 +109,7 @@ extension RecordDAO {
     @discardableResult
     public func updateAll(set assignments: String, where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
         let sql = Self.sql("UPDATE \(Self.tableSQLName) SET \(assignments)", where: condition, orderBy: nil, limit: nil, offset: nil)
-        try conn.execute(sql: sql, arguments: arguments)
+        try conn.executeOne(sql: sql, arguments: arguments)
         return conn.changes
     }
 
@@ -106,7 +117,7 @@ extension RecordDAO {
     @discardableResult
     public func deleteAll(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
         let sql = Self.sql("DELETE FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
-        try conn.execute(sql: sql, arguments: arguments)
+        try conn.executeOne(sql: sql, arguments: arguments)
         return conn.changes
     }
 }

@@ -51,8 +51,9 @@ extension Statement {
 import CSQLite
 
 extension Statement {
-    /// Throws a decoding error naming `table` and `column` when column `index` is NULL: what
-    /// generated code checks for NOT NULL columns of tables that are not STRICT.
+    /// Throws a decoding error naming `table` and `column` when column `index` is NULL. (Generated
+    /// code now reads the columns of tables that are not STRICT with the checked readers, such
+    /// as ``int(at:table:column:)``, which refuse NULL and values of other types.)
     @inlinable
     public func requireNotNull(at index: Int32, table: String, column: String) throws {
         if isNull(at: index) { throw StrataError.unexpectedNull(table: table, column: column) }

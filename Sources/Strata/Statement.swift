@@ -62,6 +62,7 @@ public final class Statement {
     }
 
     /// Sets every parameter to NULL.
+    @inlinable
     public func clearBindings() {
         sqlite3_clear_bindings(handle)
     }
@@ -297,29 +298,64 @@ public final class Statement {
 
     // MARK: - Arguments
 
-    /// Binds `arguments` (positional or named) to this statement's parameters, all of them.
+    /// Binds `arguments` to this statement's parameters: exactly one argument for each
+    /// parameter. A missing, extra or unknown argument throws ``StrataError/Kind/misuse``
+    /// naming the SQL and the counts, before anything runs.
+    ///
+    /// Positional arguments bind parameters 1, 2, … in order (whatever their spelling); named
+    /// arguments bind `:name`, `@name` and `$name` parameters by name.
     public func bind(_ arguments: StatementArguments) throws {
-        let count = sqlite3_bind_parameter_count(handle)
         switch arguments.storage {
         case .positional(let values):
-            guard values.count == Int(count) else {
-                throw StrataError.misuse("the statement has \(count) parameters but \(values.count) arguments were given", sql: sql)
+            let count = parameterCount
+            guard values.count == count else {
+                throw StrataError.misuse(
+                    "the statement has \(Self.counted(count, "parameter")) but \(Self.counted(values.count, "argument")) \(values.count == 1 ? "was" : "were") given",
+                    sql: sql)
             }
             for (offset, value) in values.enumerated() {
                 try bind(value, at: Int32(offset + 1))
             }
         case .named(let values):
-            guard count > 0 else { return }
-            for index in 1...count {
-                guard let raw = sqlite3_bind_parameter_name(handle, index) else {
-                    throw StrataError.misuse("parameter \(index) is positional but named arguments were given", sql: sql)
-                }
-                let name = String(String(cString: raw).dropFirst())
-                guard let entry = values.first(where: { $0.key == name }) else {
-                    throw StrataError.misuse("no argument for parameter :\(name)", sql: sql)
-                }
-                try bind(entry.value, at: index)
+            let used = try bindParameters(named: values)
+            if let extra = values.first(where: { !used.contains(Self.bareName($0.key)) }) {
+                throw StrataError.misuse(
+                    "the named argument :\(Self.bareName(extra.key)) matches no parameter (the statement has \(Self.counted(parameterCount, "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
+                    sql: sql)
             }
         }
+    }
+
+    /// Binds every parameter from `values` by name and returns the (bare) names used; a
+    /// parameter without an argument, or a `?` parameter, throws.
+    func bindParameters(named values: [(key: String, value: (any DatabaseValueConvertible)?)]) throws -> Set<String> {
+        let count = sqlite3_bind_parameter_count(handle)
+        var used: Set<String> = []
+        guard count > 0 else { return used }
+        for index in 1...count {
+            guard let raw = sqlite3_bind_parameter_name(handle, index) else {
+                throw StrataError.misuse("parameter \(index) is positional (?) but named arguments were given", sql: sql)
+            }
+            let name = String(String(cString: raw).dropFirst())
+            guard let entry = values.first(where: { Self.bareName($0.key) == name }) else {
+                throw StrataError.misuse(
+                    "the parameter :\(name) has no argument (the statement has \(Self.counted(Int(count), "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
+                    sql: sql)
+            }
+            try bind(entry.value, at: index)
+            used.insert(name)
+        }
+        return used
+    }
+
+    /// A named argument's key without a `:`, `@` or `$` prefix.
+    static func bareName(_ key: String) -> String {
+        if let first = key.first, first == ":" || first == "@" || first == "$" { return String(key.dropFirst()) }
+        return key
+    }
+
+    /// "1 parameter", "2 parameters".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

@@ -1,5 +1,6 @@
-/// The values bound to a statement's `?` or `:name` parameters: always bound, never spliced
-/// into the SQL text.
+/// The values bound to a statement's `?` or `:name` parameters: bound, never spliced
+/// into the SQL text, and exactly one for each parameter (a missing, extra or unknown argument
+/// throws ``StrataError/Kind/misuse`` before the statement runs).
 ///
 /// ```swift
 /// try conn.execute(sql: "INSERT INTO t(a, b) VALUES (?, ?)", arguments: [1, "two"])

@@ -81,8 +81,8 @@ final class Failures: @unchecked Sendable {
 }
 
 @Suite struct AsyncStarvationTests {
-    /// Many async writers waiting for the writer lock must not starve async readers: the
-    /// blocking work runs on the database's own queue, which grows past the number of cores.
+    /// Many async writers waiting for the writer lock must not starve async readers: writes
+    /// queue for the database's writer thread, reads run on its reader threads.
     @Test func manyWaitingAsyncWritersDoNotStarveReaders() async throws {
         let dir = try TemporaryDirectory()
         let db = try Database(path: dir.path("async.sqlite"))

@@ -194,18 +194,14 @@ public struct NodeDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Node {
-        try statement.requireNotNull(at: 0, table: "node table", column: "id")
-        try statement.requireNotNull(at: 1, table: "node table", column: "default value")
-        try statement.requireNotNull(at: 3, table: "node table", column: "order")
-        try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
-            id: statement.int(at: 0),
-            default: statement.string(at: 1),
-            protocol: statement.isNull(at: 2) ? nil : statement.string(at: 2),
-            order: statement.int(at: 3),
-            parentId: statement.isNull(at: 4) ? nil : statement.int(at: 4),
-            kind: try statement.enumeration(Node.Kind.self, at: 5),
-            extra: try statement.isNull(at: 6) ? nil : statement.json([String: Int].self, at: 6)
+            id: try statement.int(at: 0, table: "node table", column: "id"),
+            default: try statement.string(at: 1, table: "node table", column: "default value"),
+            protocol: try statement.isNull(at: 2) ? nil : statement.string(at: 2, table: "node table", column: "protocol"),
+            order: try statement.int(at: 3, table: "node table", column: "order"),
+            parentId: try statement.isNull(at: 4) ? nil : statement.int(at: 4, table: "node table", column: "parentId"),
+            kind: try statement.enumeration(Node.Kind.self, at: 5, table: "node table", column: "kind"),
+            extra: try statement.isNull(at: 6) ? nil : statement.json([String: Int].self, at: 6, table: "node table", column: "extra")
         )
     }
 
@@ -415,13 +411,10 @@ public struct SettingDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Setting {
-        try statement.requireNotNull(at: 0, table: "Setting", column: "key")
-        try statement.requireNotNull(at: 1, table: "Setting", column: "value")
-        try statement.requireNotNull(at: 2, table: "Setting", column: "flag")
         return Setting(
-            key: statement.string(at: 0),
-            value: statement.string(at: 1),
-            flag: statement.bool(at: 2)
+            key: try statement.string(at: 0, table: "Setting", column: "key"),
+            value: try statement.string(at: 1, table: "Setting", column: "value"),
+            flag: try statement.bool(at: 2, table: "Setting", column: "flag")
         )
     }
 
@@ -549,9 +542,8 @@ public struct TickDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Tick {
-        try statement.requireNotNull(at: 0, table: "Tick", column: "id")
         return Tick(
-            id: statement.int(at: 0)
+            id: try statement.int(at: 0, table: "Tick", column: "id")
         )
     }
 
@@ -758,19 +750,14 @@ public struct EntryDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Entry {
-        try statement.requireNotNull(at: 0, table: "Entry", column: "statement")
-        try statement.requireNotNull(at: 1, table: "Entry", column: "record")
-        try statement.requireNotNull(at: 3, table: "Entry", column: "date")
-        try statement.requireNotNull(at: 4, table: "Entry", column: "at")
-        try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
         return Entry(
-            statement: statement.int(at: 0),
-            record: statement.string(at: 1),
-            type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2),
-            date: try statement.enumeration(Entry.DateValue.self, at: 3),
-            at: try statement.date(at: 4),
-            selectId: statement.isNull(at: 5) ? nil : statement.int(at: 5),
-            prefs: try statement.json(Prefs.self, at: 6)
+            statement: try statement.int(at: 0, table: "Entry", column: "statement"),
+            record: try statement.string(at: 1, table: "Entry", column: "record"),
+            type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2, table: "Entry", column: "type"),
+            date: try statement.enumeration(Entry.DateValue.self, at: 3, table: "Entry", column: "date"),
+            at: try statement.date(at: 4, table: "Entry", column: "at"),
+            selectId: try statement.isNull(at: 5) ? nil : statement.int(at: 5, table: "Entry", column: "selectId"),
+            prefs: try statement.json(Prefs.self, at: 6, table: "Entry", column: "prefs")
         )
     }
 

@@ -215,7 +215,7 @@ public struct AuthorDAO: RecordDAO {
         return Author(
             id: statement.int(at: 0),
             name: statement.string(at: 1),
-            born: try statement.isNull(at: 2) ? nil : statement.date(at: 2)
+            born: try statement.isNull(at: 2) ? nil : statement.date(at: 2, table: "authors", column: "born")
         )
     }
 
@@ -431,15 +431,15 @@ public struct BookDAO: RecordDAO {
     @inlinable
     public static func decode(_ statement: Statement) throws -> Book {
         return Book(
-            id: try statement.uuid(at: 0),
+            id: try statement.uuid(at: 0, table: "books", column: "id"),
             title: statement.string(at: 1),
             isbn: statement.string(at: 2),
             pages: statement.int(at: 3),
             price: statement.isNull(at: 4) ? nil : statement.double(at: 4),
-            format: try statement.enumeration(Book.Format.self, at: 5),
-            tags: try statement.json([String].self, at: 6),
+            format: try statement.enumeration(Book.Format.self, at: 5, table: "books", column: "format"),
+            tags: try statement.json([String].self, at: 6, table: "books", column: "tags"),
             cover: statement.isNull(at: 7) ? nil : statement.data(at: 7),
-            publishedAt: try statement.isNull(at: 8) ? nil : statement.date(at: 8),
+            publishedAt: try statement.isNull(at: 8) ? nil : statement.date(at: 8, table: "books", column: "publishedAt"),
             authorId: statement.int(at: 9)
         )
     }
@@ -720,7 +720,7 @@ public struct BookTagDAO: RecordDAO {
     @inlinable
     public static func decode(_ statement: Statement) throws -> BookTag {
         return BookTag(
-            bookId: try statement.uuid(at: 0),
+            bookId: try statement.uuid(at: 0, table: "book_tags", column: "bookId"),
             tag: statement.string(at: 1)
         )
     }
@@ -885,8 +885,8 @@ public struct MemberDAO: RecordDAO {
             fullName: statement.string(at: 1),
             email: statement.string(at: 2),
             active: statement.bool(at: 3),
-            joinedAt: try statement.date(at: 4),
-            settings: try statement.json([String: String].self, at: 5)
+            joinedAt: try statement.date(at: 4, table: "members", column: "joinedAt"),
+            settings: try statement.json([String: String].self, at: 5, table: "members", column: "settings")
         )
     }
 
@@ -1097,10 +1097,10 @@ public struct LoanDAO: RecordDAO {
     public static func decode(_ statement: Statement) throws -> Loan {
         return Loan(
             id: statement.int(at: 0),
-            bookId: try statement.uuid(at: 1),
+            bookId: try statement.uuid(at: 1, table: "loans", column: "bookId"),
             memberId: statement.isNull(at: 2) ? nil : statement.int(at: 2),
-            lentAt: try statement.date(at: 3),
-            dueAt: try statement.date(at: 4),
+            lentAt: try statement.date(at: 3, table: "loans", column: "lentAt"),
+            dueAt: try statement.date(at: 4, table: "loans", column: "dueAt"),
             returned: statement.bool(at: 5),
             note: statement.isNull(at: 6) ? nil : statement.string(at: 6)
         )
