@@ -48,11 +48,10 @@ import Testing
             text += "  T\(i):\n    columns:\n      id: { type: int, primaryKey: true }\n      ref: { type: int?, references: T\(max(0, i - 1)).id }\n"
         }
         let schema = try SchemaLoader.load(contents: text, path: "Many.schema.yml")
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            _ = Generator.render(schema, migrations: [], schemaPath: "Many.schema.yml")
-        }
-        #expect(elapsed < .seconds(3), "\(elapsed)")
+        // Bounded by the test's time limit (a hang guard), not by a wall-clock figure: speed is
+        // measured in Benchmarks/. The output must hold every table.
+        let output = Generator.render(schema, migrations: [], schemaPath: "Many.schema.yml")
+        #expect(output.contains("struct T499"))
     }
 
     /// `?`, `$x` and `@x` in `orderBy` passed the schema check (only `:x` was refused there),
