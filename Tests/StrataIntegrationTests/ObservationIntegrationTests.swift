@@ -43,7 +43,7 @@ import Testing
         }
         let loan = try await db.write { conn in
             let member = try MemberDAO(conn).insert(Member(fullName: "Reader", email: "r@example.org"))
-            return try LoanDAO(conn).insert(Loan(bookId: books[2].id, memberId: member.id))
+            return try LoanDAO(conn).insert(Loan(bookId: books[2].id, memberId: member.id, dueAt: Date()))
         }
         try await db.write { conn in _ = try AuthorDAO(conn).delete(bob) }  // cascades: book 2, then its loan
         #expect(await eventually { received.withLock { $0.count } >= 3 })

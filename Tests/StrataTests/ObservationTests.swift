@@ -66,7 +66,7 @@ final class Counter: Sendable {
 
     func open(_ backend: Backend, _ dir: TemporaryDirectory) throws -> Database {
         let db = backend == .file ? try Database(path: dir.path("observe.sqlite")) : try Database.inMemory()
-        try await db.write { conn in
+        try db.write { conn in
             try conn.execute(sql: """
                 CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT NOT NULL, price REAL);
                 CREATE TABLE member (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -109,7 +109,7 @@ final class Counter: Sendable {
             try await db.write { try $0.execute(sql: "INSERT INTO member (name) VALUES (?)", arguments: ["m\(index)"]) }
         }
         struct Abort: Error {}
-        #expect(throws: Abort.self) {
+        await #expect(throws: Abort.self) {
             try await db.write { conn in
                 try conn.execute(sql: "INSERT INTO book (title) VALUES ('rolled back')")
                 throw Abort()
