@@ -78,7 +78,7 @@ extension Database {
             guard ended.withLock({ ended in defer { ended = true }; return !ended }), let center else { return }
             center.remove(subscriber)
             continuation.finish()
-            center.fetchQueue.async { try? center.reconcile(self) }
+            center.perform(limit: self.configuration.maximumReaderCount) { try? center.reconcile(self) }
         }
         continuation.onTermination = { _ in end() }
         do {
@@ -242,7 +242,7 @@ final class ValueObserver<Value: Sendable>: DatabaseObserver, @unchecked Sendabl
         state.withLock { $0.fetching = true }
         // Registered before the first fetch: a commit made during it counts as missed.
         center.add(self)
-        center.fetchQueue.async { [self] in
+        center.perform(limit: database.configuration.maximumReaderCount) { [self] in
             do {
                 try center.reconcile(database)
             } catch {
@@ -263,7 +263,7 @@ final class ValueObserver<Value: Sendable>: DatabaseObserver, @unchecked Sendabl
         let center = center
         let database = database
         center.remove(self)
-        center.fetchQueue.async { try? center.reconcile(database) }
+        center.perform(limit: database.configuration.maximumReaderCount) { try? center.reconcile(database) }
     }
 
     func databaseChanged(_ event: ObservedEvent) {
@@ -281,7 +281,7 @@ final class ValueObserver<Value: Sendable>: DatabaseObserver, @unchecked Sendabl
             return true
         }
         if start {
-            center.fetchQueue.async { [self] in run() }
+            center.perform(limit: database.configuration.maximumReaderCount) { [self] in run() }
         }
     }
 

@@ -72,10 +72,36 @@ final class ObservationCenter: @unchecked Sendable {
     private let analysisQueue = DispatchQueue(label: "Strata.Observation.analysis")
     /// Runs the poller.
     private let pollQueue = DispatchQueue(label: "Strata.Observation.poll")
-    /// Runs observers' fetches.
-    let fetchQueue = DispatchQueue(label: "Strata.Observation.fetch", attributes: .concurrent)
+    /// Runs observers' fetches and hook changes, a few at a time.
+    private let workQueue = DispatchQueue(label: "Strata.Observation.work", attributes: .concurrent)
+    /// Work waiting for a worker, and how many workers run.
+    private let work = Protected<(pending: [@Sendable () -> Void], workers: Int)>(([], 0))
 
     init() {}
+
+    /// Runs `job` off the caller's thread, with at most `limit` jobs at once (one per reader
+    /// connection: a hundred observers refreshing after one commit take a few threads, not a
+    /// hundred blocked ones).
+    func perform(limit: Int, _ job: @escaping @Sendable () -> Void) {
+        let startWorker = work.withLock { work -> Bool in
+            work.pending.append(job)
+            guard work.workers < max(1, limit) else { return false }
+            work.workers += 1
+            return true
+        }
+        guard startWorker else { return }
+        workQueue.async { [self] in
+            while let next = work.withLock({ work -> (@Sendable () -> Void)? in
+                if work.pending.isEmpty {
+                    work.workers -= 1
+                    return nil
+                }
+                return work.pending.removeFirst()
+            }) {
+                next()
+            }
+        }
+    }
 
     // MARK: - Registration
 

@@ -170,6 +170,21 @@ final class Counter: Sendable {
         counts.cancel()
     }
 
+    /// A read-only Database has no writer to hook: it sees every commit through polling, on a
+    /// connection of its own, freed with the observation.
+    @Test func aReadOnlyDatabaseSeesCommitsByPolling() async throws {
+        let dir = try TemporaryDirectory()
+        let writer = try open(.file, dir)
+        let reader = try Database(path: dir.path("observe.sqlite"), configuration: .readOnly)
+        let counts = Collector(reader.observe { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1 })
+        #expect(await eventually { counts.last == 0 })
+        #expect(reader.observationRegistrationCount == 3, "the observer, the poller and its connection")
+        try await writer.write { try $0.execute(sql: "INSERT INTO book (title) VALUES ('seen')") }
+        #expect(await eventually { counts.last == 1 })
+        counts.cancel()
+        #expect(await eventually { reader.observationRegistrationCount == 0 })
+    }
+
     /// Polling turned off: other processes' commits are not seen, this Database's are.
     @Test func pollingCanBeTurnedOff() async throws {
         let dir = try TemporaryDirectory()
