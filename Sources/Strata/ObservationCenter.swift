@@ -178,18 +178,19 @@ final class ObservationCenter: @unchecked Sendable {
         if db.configuration.readOnly {
             connection = try Connection(path: db.path, readOnly: true, create: false, busyTimeout: db.configuration.busyTimeout)
         }
-        let version = Protected<Int?>(nil)
+        // The writer's `data_version` changes only for commits of other connections, so the
+        // writer's own commits (already reported by its hooks) do not count twice.
+        let readVersion: @Sendable (Database, Connection?) throws -> Int? = { db, connection in
+            if let connection { return try connection.fetchValue(Int.self, sql: "PRAGMA data_version") }
+            return try db.writeWithoutTransaction { conn in try conn.fetchValue(Int.self, sql: "PRAGMA data_version") }
+        }
+        // The first value is read now, before the caller's first fetch: a commit made between
+        // that fetch and the first tick is a change, not the baseline.
+        let version = Protected<Int?>(try readVersion(db, connection))
         let poll: @Sendable () -> Void = { [weak self, weak db] in
             guard let self, let db else { return }
-            // The writer's `data_version` changes only for commits of other connections, so
-            // the writer's own commits (already reported by its hooks) do not count twice.
-            let current: Int?
-            if let connection = self.state.withLock({ $0.pollConnection }) {
-                current = try? connection.fetchValue(Int.self, sql: "PRAGMA data_version")
-            } else {
-                current = try? db.writeWithoutTransaction { conn in try conn.fetchValue(Int.self, sql: "PRAGMA data_version") }
-            }
-            guard let current else { return }
+            let connection = self.state.withLock { $0.pollConnection }
+            guard let current = try? readVersion(db, connection) else { return }
             let previous = version.withLock { value -> Int? in
                 defer { value = current }
                 return value
