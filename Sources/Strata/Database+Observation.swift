@@ -38,7 +38,7 @@ extension Database {
         ValueObservation(database: self, fetch: fetch, isEqual: nil)
     }
 
-    /// Observes a read whose value is `Equatable`: as ``observe(_:)-(_)``, and a value equal to
+    /// Observes a read whose value is `Equatable`: as the other `observe(_:)`, and a value equal to
     /// the one delivered before is skipped. Use ``ValueObservation/everyValue()`` to get each.
     public func observe<Value: Sendable & Equatable>(_ fetch: @escaping @Sendable (Connection) throws -> Value) -> ValueObservation<Value> {
         ValueObservation(database: self, fetch: fetch, isEqual: { $0 == $1 })
