@@ -124,6 +124,72 @@ final class Counter: Sendable {
         titles.cancel()
     }
 
+    /// A commit made while the first fetch runs (after it read) is not lost: it causes one
+    /// more fetch.
+    @Test(arguments: Backend.allCases) func aCommitDuringTheFirstFetchIsNotLost(_ backend: Backend) async throws {
+        let dir = try TemporaryDirectory()
+        let db = try open(backend, dir)
+        let first = Protected(true)
+        let entered = Gate()
+        let proceed = DispatchSemaphore(value: 0)
+        let counts = Collector(db.observe { conn -> Int in
+            let count = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1
+            if first.withLock({ value in defer { value = false }; return value }) {
+                entered.release()
+                proceed.wait()
+            }
+            return count
+        })
+        await entered.wait()
+        if backend == .file {
+            // The fetch holds its snapshot; the commit lands after it.
+            try await db.write { try $0.execute(sql: "INSERT INTO book (title) VALUES ('during')") }
+            proceed.signal()
+        } else {
+            // An in-memory database has one connection, busy with the fetch: commit as soon as
+            // it is free.
+            let writer = Task.detached { try await db.write { try $0.execute(sql: "INSERT INTO book (title) VALUES ('during')") } }
+            proceed.signal()
+            try await writer.value
+        }
+        #expect(await eventually { counts.last == 1 })
+        #expect(counts.all == [0, 1])
+    }
+
+    /// Statements the connections cached before the observation began (by SQL text and by
+    /// CachedSQL slot) still report what they read.
+    @Test func statementsCachedBeforeTheObservationStillCount() async throws {
+        let dir = try TemporaryDirectory()
+        let db = try open(.file, dir)
+        let countSQL: CachedSQL = "SELECT count(*) FROM member"
+        // Prime every reader's caches.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try db.read { conn in
+                        _ = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM book")
+                        let statement = try conn.cachedStatement(countSQL)
+                        _ = try statement.step()
+                        statement.reset()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let pairs = Collector(db.observe { conn -> [Int] in
+            let books = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1
+            let statement = try conn.cachedStatement(countSQL)
+            defer { statement.reset() }
+            let members = try statement.step() ? statement.int(at: 0) : -1
+            return [books, members]
+        })
+        #expect(await eventually { pairs.last == [0, 0] })
+        try await db.write { try $0.execute(sql: "INSERT INTO member (name) VALUES ('m')") }
+        #expect(await eventually { pairs.last == [0, 1] })
+        try await db.write { try $0.execute(sql: "INSERT INTO book (title) VALUES ('b')") }
+        #expect(await eventually { pairs.last == [1, 1] })
+    }
+
     /// A trigger's write and a foreign-key cascade count as writes to their tables.
     @Test func triggersAndForeignKeyCascadesAreSeen() async throws {
         let dir = try TemporaryDirectory()
