@@ -72,8 +72,6 @@ final class ObservationCenter: @unchecked Sendable {
     private let analysisQueue = DispatchQueue(label: "Strata.Observation.analysis")
     /// Runs the poller.
     private let pollQueue = DispatchQueue(label: "Strata.Observation.poll")
-    /// Runs observers' fetches and hook changes, a few at a time.
-    private let workQueue = DispatchQueue(label: "Strata.Observation.work", attributes: .concurrent)
     /// Work waiting for a worker, and how many workers run.
     private let work = Protected<(pending: [@Sendable () -> Void], workers: Int)>(([], 0))
 
@@ -90,7 +88,10 @@ final class ObservationCenter: @unchecked Sendable {
             return true
         }
         guard startWorker else { return }
-        workQueue.async { [self] in
+        // A serial queue of its own, as `Database`'s async calls use: serial queues run on
+        // Dispatch's overcommitting threads, which grow when threads block, unlike concurrent
+        // queues (limited to the number of cores), so blocked fetches elsewhere cannot starve it.
+        DispatchQueue(label: "Strata.Observation.work").async { [self] in
             while let next = work.withLock({ work -> (@Sendable () -> Void)? in
                 if work.pending.isEmpty {
                     work.workers -= 1

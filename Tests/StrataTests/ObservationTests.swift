@@ -44,10 +44,12 @@ final class Gate: @unchecked Sendable {
     func release() { open.withLock { $0 = true } }
 }
 
-/// Waits (generously) until `condition` holds; false on timeout.
-func eventually(timeout: TimeInterval = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+/// Waits (generously) until `condition` holds; false after `attempts` checks 5 ms apart
+/// (30 s when the process runs freely). Counting checks rather than reading a clock keeps a
+/// stall of the whole test process (other suites blocking the cooperative threads) from
+/// using up the budget before the observation had a chance to run.
+func eventually(attempts: Int = 6_000, _ condition: () -> Bool) async -> Bool {
+    for _ in 0..<attempts {
         if condition() { return true }
         try? await Task.sleep(nanoseconds: 5_000_000)
     }
