@@ -38,28 +38,26 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
 
-let schema = """
-    CREATE TABLE item (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
-    CREATE TABLE other (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
-    """
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("observation-bench-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
-var fileNumber = 0
-func freshPath() -> String {
-    fileNumber += 1
-    return directory.appendingPathComponent("bench-\(fileNumber).sqlite").path
+enum Config {
+    static let schema = """
+        CREATE TABLE item (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+        CREATE TABLE other (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+        """
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("observation-bench-\(UUID().uuidString)")
+    static let commits = Int(ProcessInfo.processInfo.environment["COMMITS"] ?? "") ?? 200
+    static let insertRuns = Int(ProcessInfo.processInfo.environment["INSERT_RUNS"] ?? "") ?? 5
+    static let rows = 50_000
 }
 
-let commits = Int(ProcessInfo.processInfo.environment["COMMITS"] ?? "") ?? 200
-let insertRuns = Int(ProcessInfo.processInfo.environment["INSERT_RUNS"] ?? "") ?? 5
-let rows = 50_000
+func freshPath() -> String {
+    Config.directory.appendingPathComponent("bench-\(UUID().uuidString).sqlite").path
+}
 
 // MARK: - Strata
 
-func strataLatency(observers: Int) async throws -> [Double] {
+func strataLatency(observers: Int) throws -> [Double] {
     let db = try Strata.Database(path: freshPath())
-    try db.write { try $0.execute(sql: schema) }
+    try db.write { try $0.execute(sql: Config.schema) }
     let arrivals = Arrivals()
     var tasks: [Task<Void, Error>] = []
     for index in 0..<observers {
@@ -71,7 +69,7 @@ func strataLatency(observers: Int) async throws -> [Double] {
     }
     arrivals.wait(for: observers, toSee: 0)
     var samples: [Double] = []
-    for commit in 1...commits {
+    for commit in 1...Config.commits {
         let start = DispatchTime.now().uptimeNanoseconds
         try db.write { try $0.execute(sql: "INSERT INTO item (v) VALUES (?)", arguments: [commit]) }
         arrivals.wait(for: observers, toSee: commit)
@@ -81,9 +79,9 @@ func strataLatency(observers: Int) async throws -> [Double] {
     return samples
 }
 
-func strataInsert(observers: Int) async throws -> Double {
+func strataInsert(observers: Int) throws -> Double {
     let db = try Strata.Database(path: freshPath())
-    try db.write { try $0.execute(sql: schema) }
+    try db.write { try $0.execute(sql: Config.schema) }
     let arrivals = Arrivals()
     var tasks: [Task<Void, Error>] = []
     for index in 0..<observers {
@@ -97,7 +95,7 @@ func strataInsert(observers: Int) async throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try db.write { conn in
         let statement = try conn.cachedStatement(sql: "INSERT INTO item (v) VALUES (?)")
-        for value in 0..<rows {
+        for value in 0..<Config.rows {
             try statement.bind(value, at: 1)
             try statement.run()
             statement.reset()
@@ -112,7 +110,7 @@ func strataInsert(observers: Int) async throws -> Double {
 
 func grdbLatency(observers: Int) throws -> [Double] {
     let pool = try DatabasePool(path: freshPath())
-    try pool.write { try $0.execute(sql: schema) }
+    try pool.write { try $0.execute(sql: Config.schema) }
     let arrivals = Arrivals()
     var cancellables: [AnyDatabaseCancellable] = []
     let queue = DispatchQueue(label: "grdb-observers", attributes: .concurrent)
@@ -122,7 +120,7 @@ func grdbLatency(observers: Int) throws -> [Double] {
     }
     arrivals.wait(for: observers, toSee: 0)
     var samples: [Double] = []
-    for commit in 1...commits {
+    for commit in 1...Config.commits {
         let start = DispatchTime.now().uptimeNanoseconds
         try pool.write { try $0.execute(sql: "INSERT INTO item (v) VALUES (?)", arguments: [commit]) }
         arrivals.wait(for: observers, toSee: commit)
@@ -134,7 +132,7 @@ func grdbLatency(observers: Int) throws -> [Double] {
 
 func grdbInsert(observers: Int) throws -> Double {
     let pool = try DatabasePool(path: freshPath())
-    try pool.write { try $0.execute(sql: schema) }
+    try pool.write { try $0.execute(sql: Config.schema) }
     let arrivals = Arrivals()
     var cancellables: [AnyDatabaseCancellable] = []
     let queue = DispatchQueue(label: "grdb-observers", attributes: .concurrent)
@@ -146,7 +144,7 @@ func grdbInsert(observers: Int) throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try pool.write { db in
         let statement = try db.cachedStatement(sql: "INSERT INTO item (v) VALUES (?)")
-        for value in 0..<rows {
+        for value in 0..<Config.rows {
             try statement.execute(arguments: [value])
         }
     }
@@ -159,21 +157,24 @@ func grdbInsert(observers: Int) throws -> Double {
 
 func format(_ value: Double) -> String { String(format: "%.2f", value) }
 
-print("commit-to-value latency, ms (\(commits) commits; p50 / p99)")
+try FileManager.default.createDirectory(at: Config.directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: Config.directory) }
+
+print("commit-to-value latency, ms (\(Config.commits) commits; p50 / p99)")
 print("| observers | Strata p50 | Strata p99 | GRDB p50 | GRDB p99 |")
 print("| ---: | ---: | ---: | ---: | ---: |")
 for observers in [1, 100] {
-    let strata = try await strataLatency(observers: observers)
+    let strata = try strataLatency(observers: observers)
     let grdb = try grdbLatency(observers: observers)
     print("| \(observers) | \(format(percentile(strata, 0.5))) | \(format(percentile(strata, 0.99))) | \(format(percentile(grdb, 0.5))) | \(format(percentile(grdb, 0.99))) |")
 }
 
 print()
-print("one transaction inserting \(rows) rows, ms (median of \(insertRuns) runs, runs alternate)")
+print("one transaction inserting \(Config.rows) rows, ms (median of \(Config.insertRuns) runs, runs alternate)")
 var strataNone: [Double] = [], strataHundred: [Double] = [], grdbNone: [Double] = [], grdbHundred: [Double] = []
-for _ in 0..<insertRuns {
-    strataNone.append(try await strataInsert(observers: 0))
-    strataHundred.append(try await strataInsert(observers: 100))
+for _ in 0..<Config.insertRuns {
+    strataNone.append(try strataInsert(observers: 0))
+    strataHundred.append(try strataInsert(observers: 100))
     grdbNone.append(try grdbInsert(observers: 0))
     grdbHundred.append(try grdbInsert(observers: 100))
 }
