@@ -66,7 +66,8 @@ extension Database {
     /// reports row changes only to the connection that made them); observe a read with
     /// ``observe(_:)`` to see those. The sequence buffers up to
     /// ``DatabaseChanges/bufferLimit`` changes its consumer has not taken yet; past that it
-    /// ends with an error rather than drop one.
+    /// ends with an error rather than drop one. On a read-only database it ends at once with
+    /// a ``StrataError/Kind/misuse`` error.
     public func changes(toTables tables: [String]) -> DatabaseChanges {
         let center = observationCenter
         let (stream, continuation) = AsyncThrowingStream<DatabaseChange, Error>.makeStream(
@@ -81,6 +82,11 @@ extension Database {
             center.perform(limit: self.configuration.maximumReaderCount) { try? center.reconcile(self) }
         }
         continuation.onTermination = { _ in end() }
+        if configuration.readOnly {
+            continuation.finish(throwing: StrataError.misuse(
+                "changes(to:) reports the writes made through this Database, and \(path) is open read-only; observe a read with observe(_:) to follow other writers"))
+            return DatabaseChanges(stream: stream, token: ObservationToken(end))
+        }
         do {
             try center.reconcile(self)
         } catch {

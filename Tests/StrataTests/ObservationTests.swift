@@ -253,6 +253,16 @@ final class Counter: Sendable {
         #expect(await eventually { reader.observationRegistrationCount == 0 })
     }
 
+    /// changes(to:) on a read-only database ends at once with a clear error.
+    @Test func changesOnAReadOnlyDatabaseEndWithAnError() async throws {
+        let dir = try TemporaryDirectory()
+        _ = try open(.file, dir)
+        let reader = try Database(path: dir.path("observe.sqlite"), configuration: .readOnly)
+        var iterator = reader.changes(toTables: ["book"]).makeAsyncIterator()
+        await #expect(throws: StrataError.self) { _ = try await iterator.next() }
+        #expect(await eventually { reader.observationRegistrationCount == 0 })
+    }
+
     /// Polling turned off: other processes' commits are not seen, this Database's are.
     @Test func pollingCanBeTurnedOff() async throws {
         let dir = try TemporaryDirectory()
