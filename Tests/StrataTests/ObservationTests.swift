@@ -292,8 +292,12 @@ final class Counter: Sendable {
             return try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1
         }, pauseAfterFirst: gate)
         #expect(await eventually { counts.last == 0 })
-        for index in 0..<10_000 {
-            try await db.write { try $0.execute(sql: "INSERT INTO book (title) VALUES (?)", arguments: ["b\(index)"]) }
+        // 10,000 transactions: each statement outside BEGIN/COMMIT commits on its own.
+        try db.writeWithoutTransaction { conn in
+            for index in 0..<10_000 {
+                try conn.execute(sql: "INSERT INTO book (title) VALUES (?)", arguments: ["b\(index)"])
+                #expect(!conn.isInTransaction)
+            }
         }
         gate.release()
         #expect(await eventually { counts.last == 10_000 })
