@@ -133,15 +133,18 @@ final class ObservationCenter: @unchecked Sendable {
 
     /// Installs or removes the writer hooks and the poller so they exist exactly while
     /// something is registered, and updates the tables whose row changes are reported.
+    ///
+    /// Locks are taken in one order, the writer connection first and then `reconcileLock`, and
+    /// `reconcileLock` is never held while waiting for the writer: a caller that holds the
+    /// writer (inside `write`) fails fast as a nested write instead of deadlocking.
     func reconcile(_ db: Database) throws {
-        reconcileLock.lock()
-        defer { reconcileLock.unlock() }
-        let (needed, changeTables) = state.withLock { state in
-            (!state.observers.isEmpty || !state.subscribers.isEmpty,
-             state.subscribers.values.reduce(into: Set<String>()) { $0.formUnion($1.tables) })
-        }
+        let polls = db.path != ":memory:" && db.configuration.observationPollingInterval != nil
+        var writerVersion: Int?
         if !db.configuration.readOnly {
             try db.writeWithoutTransaction { conn in
+                reconcileLock.lock()
+                defer { reconcileLock.unlock() }
+                let (needed, changeTables) = registrations()
                 let current = state.withLock { $0.hooks }
                 if needed {
                     let hooks = current ?? WriterHooks(connection: conn, center: self, database: db)
@@ -150,16 +153,28 @@ final class ObservationCenter: @unchecked Sendable {
                         hooks.install()
                     }
                     try hooks.setChangeTables(changeTables, on: conn)
+                    // The poller's first `data_version`, read before the first fetch.
+                    if polls { writerVersion = try conn.fetchValue(Int.self, sql: "PRAGMA data_version") }
                 } else if let current {
                     current.uninstall()
                     state.withLock { $0.hooks = nil }
                 }
             }
         }
-        if needed, db.path != ":memory:", let interval = db.configuration.observationPollingInterval {
-            try startPolling(db, interval: interval)
+        reconcileLock.lock()
+        defer { reconcileLock.unlock() }
+        if registrations().needed, polls, let interval = db.configuration.observationPollingInterval {
+            try startPolling(db, interval: interval, writerVersion: writerVersion)
         } else {
             stopPolling()
+        }
+    }
+
+    /// Whether anything is registered, and the tables change subscribers listen to.
+    private func registrations() -> (needed: Bool, changeTables: Set<String>) {
+        state.withLock { state in
+            (!state.observers.isEmpty || !state.subscribers.isEmpty,
+             state.subscribers.values.reduce(into: Set<String>()) { $0.formUnion($1.tables) })
         }
     }
 
@@ -172,7 +187,7 @@ final class ObservationCenter: @unchecked Sendable {
 
     // MARK: - Polling for other connections and processes
 
-    private func startPolling(_ db: Database, interval: TimeInterval) throws {
+    private func startPolling(_ db: Database, interval: TimeInterval, writerVersion: Int?) throws {
         let running = state.withLock { $0.poller != nil }
         guard !running else { return }
         var connection: Connection?
@@ -185,9 +200,16 @@ final class ObservationCenter: @unchecked Sendable {
             if let connection { return try connection.fetchValue(Int.self, sql: "PRAGMA data_version") }
             return try db.writeWithoutTransaction { conn in try conn.fetchValue(Int.self, sql: "PRAGMA data_version") }
         }
-        // The first value is read now, before the caller's first fetch: a commit made between
-        // that fetch and the first tick is a change, not the baseline.
-        let version = Protected<Int?>(try readVersion(db, connection))
+        // The first value is read now (the writer's, in `reconcile`), before the caller's first
+        // fetch: a commit made between that fetch and the first tick is a change, not the
+        // baseline.
+        let first: Int?
+        if let connection {
+            first = try readVersion(db, connection)
+        } else {
+            first = writerVersion
+        }
+        let version = Protected<Int?>(first)
         let poll: @Sendable () -> Void = { [weak self, weak db] in
             guard let self, let db else { return }
             let connection = self.state.withLock { $0.pollConnection }
