@@ -31,6 +31,9 @@ final class Collector<Value: Sendable>: @unchecked Sendable {
     var last: Value? { values.withLock { $0.last } }
 
     func cancel() { task?.cancel() }
+
+    /// A test that ends stops its observations (no poller left running for the others).
+    deinit { task?.cancel() }
 }
 
 /// A one-shot signal a consumer waits on.
