@@ -32,3 +32,16 @@ try db.read { conn in
     }
     print("books by \(author.name): \(try AuthorDAO(conn).books(of: author).count)")
 }
+
+// Observation: a live count of books, fetched now and again after each commit that touches
+// `books`; a commit that touches only other tables causes no fetch (docs/Observation.md).
+func showLiveCount(of db: Database, author: Author) async throws {
+    var liveCount = db.observe { conn in try BookDAO(conn).count() }.makeAsyncIterator()
+    print("live count of books: \(try await liveCount.next() ?? -1)")
+    try await db.write { conn in
+        _ = try MemberDAO(conn).insert(Member(fullName: "Ursula", email: "ursula-\(UUID().uuidString)@example.org"))
+        _ = try BookDAO(conn).insert(Book(title: "The Left Hand of Darkness", isbn: "978-0441478125-\(UUID().uuidString)", authorId: author.id))
+    }
+    print("live count of books after a commit: \(try await liveCount.next() ?? -1)")
+}
+try await showLiveCount(of: db, author: author)

@@ -29,6 +29,10 @@ public final class Database: Sendable {
         public var busyTimeout: TimeInterval = 10
         /// `PRAGMA foreign_keys = ON` on every connection.
         public var foreignKeys: Bool = true
+        /// How often observation (``Database/observe(_:)``) checks `PRAGMA data_version` for
+        /// commits made by other `Database` values and other processes; nil turns the checks
+        /// off. Commits through this `Database` are seen at once either way.
+        public var observationPollingInterval: TimeInterval? = 0.1
 
         /// The default configuration.
         public init() {}
@@ -57,6 +61,9 @@ public final class Database: Sendable {
 
     /// True when reads have connections of their own (a file database).
     var hasReaderPool: Bool { readers != nil }
+
+    /// Observation's observers, hooks and poller (Database+Observation.swift).
+    let observationCenter = ObservationCenter()
 
     /// Opens (and creates when missing) the database file at `path`, in WAL mode. `:memory:`
     /// (or an empty path) opens an in-memory database, as ``inMemory(configuration:)`` does.

@@ -55,6 +55,11 @@ extension SwiftRenderer {
                 }
             }
         }
+        out.line()
+        out.block("extension \(SwiftNames.identifier(table.recordName)): TableRecord") { out in
+            out.line("/// The table's SQL name, for `db.changes(to:)`.")
+            out.line("public static var databaseTableName: String { \(SwiftNames.stringLiteral(table.sqlName)) }")
+        }
     }
 
     /// The key column when the key is one column and `id` is free for `Identifiable`.

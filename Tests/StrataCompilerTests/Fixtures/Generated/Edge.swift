@@ -175,6 +175,11 @@ public struct Node: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
+extension Node: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "node table" }
+}
+
 /// Reads and writes `Node` records in table "node table".
 ///
 /// ```swift
@@ -392,6 +397,11 @@ public struct Setting: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
+extension Setting: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "Setting" }
+}
+
 /// Reads and writes `Setting` records in table "Setting".
 ///
 /// ```swift
@@ -521,6 +531,11 @@ public struct Tick: Sendable, Hashable, Codable, Identifiable {
     ) {
         self.id = id
     }
+}
+
+extension Tick: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "Tick" }
 }
 
 /// Reads and writes `Tick` records in table "Tick".
@@ -729,6 +744,11 @@ public struct Entry: Sendable, Hashable, Codable {
         self.selectId = selectId
         self.prefs = prefs
     }
+}
+
+extension Entry: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "Entry" }
 }
 
 /// Reads and writes `Entry` records in table "Entry".

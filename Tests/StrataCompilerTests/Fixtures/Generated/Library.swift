@@ -193,6 +193,11 @@ public struct Author: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
+extension Author: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "authors" }
+}
+
 /// Reads and writes `Author` records in table "authors".
 ///
 /// ```swift
@@ -409,6 +414,11 @@ public struct Book: Sendable, Hashable, Codable, Identifiable {
         self.publishedAt = publishedAt
         self.authorId = authorId
     }
+}
+
+extension Book: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "books" }
 }
 
 /// Reads and writes `Book` records in table "books".
@@ -700,6 +710,11 @@ public struct BookTag: Sendable, Hashable, Codable {
     }
 }
 
+extension BookTag: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "book_tags" }
+}
+
 /// Reads and writes `BookTag` records in table "book_tags".
 ///
 /// ```swift
@@ -859,6 +874,11 @@ public struct Member: Sendable, Hashable, Codable, Identifiable {
         self.joinedAt = joinedAt
         self.settings = settings
     }
+}
+
+extension Member: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "members" }
 }
 
 /// Reads and writes `Member` records in table "members".
@@ -1074,6 +1094,11 @@ public struct Loan: Sendable, Hashable, Codable, Identifiable {
         self.returned = returned
         self.note = note
     }
+}
+
+extension Loan: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "loans" }
 }
 
 /// Reads and writes `Loan` records in table "loans".
