@@ -22,19 +22,23 @@ public final class Connection {
     /// True for a connection opened read-only.
     public let isReadOnly: Bool
 
-    /// Opens a connection. `path` is a file path or `:memory:`.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval) throws {
+    /// Opens a connection. `path` is a file path or `:memory:`; `vfs` names a registered
+    /// SQLite VFS (nil: the default one).
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval, vfs: String? = nil) throws {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create, !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(path, &handle, flags, vfs)
         guard code == SQLITE_OK, let handle else {
             let error = StrataError(sqliteCode: code, db: handle)
+            // The operating system's reason (no such directory, permission denied …), when known.
+            let errno = handle.map { sqlite3_system_errno($0) } ?? 0
+            let reason = errno != 0 ? " (\(String(cString: strerror(errno))))" : ""
             sqlite3_close_v2(handle)
             throw StrataError(
                 kind: .sqlite, resultCode: error.resultCode, extendedResultCode: error.extendedResultCode,
-                message: "cannot open \(path): \(error.message)")
+                message: "cannot open \(path): \(error.message)\(reason)")
         }
         self.handle = handle
         self.isReadOnly = readOnly

@@ -29,6 +29,10 @@ public final class Database: Sendable {
         public var busyTimeout: TimeInterval = 10
         /// `PRAGMA foreign_keys = ON` on every connection.
         public var foreignKeys: Bool = true
+        /// The name of a registered SQLite VFS to open the file's connections with
+        /// (<https://www.sqlite.org/vfs.html>); nil, the default, uses SQLite's default VFS.
+        /// Strata's reliability tests use one that injects I/O errors.
+        public var vfs: String? = nil
 
         /// The default configuration.
         public init() {}
@@ -70,15 +74,38 @@ public final class Database: Sendable {
             }
             writer = nil
         } else {
-            let connection = try Connection(path: path, readOnly: false, create: true, busyTimeout: configuration.busyTimeout)
-            try connection.execute(sql: "PRAGMA journal_mode = WAL")
-            try Database.prepare(connection, configuration)
+            let connection = try Connection(
+                path: path, readOnly: false, create: true, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs)
+            try Database.namingFile(path) {
+                if sqlite3_db_readonly(connection.handle, "main") == 1 {
+                    // SQLite opens a file it may not write read-only without saying so.
+                    throw StrataError(
+                        kind: .sqlite, resultCode: 8, extendedResultCode: 8,
+                        message: "attempt to write a readonly database: the file (or its folder) is not writable; open it with Configuration.readOnly to read it")
+                }
+                try connection.execute(sql: "PRAGMA journal_mode = WAL")
+                try Database.prepare(connection, configuration)
+            }
             writer = SerializedConnection(connection)
         }
         readers = ReaderPool(path: path, configuration: configuration)
         if configuration.readOnly {
             // Fail now, not at the first read, when the file is not a database.
-            try readers?.withConnection { conn in _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master") }
+            try Database.namingFile(path) {
+                try readers?.withConnection { conn in _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master") }
+            }
+        }
+    }
+
+    /// Runs `body`, putting the file's name in front of the message of a SQLite error, so
+    /// "file is not a database" says which file.
+    static func namingFile(_ path: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as StrataError where error.kind == .sqlite && !error.message.contains(path) {
+            error.message = "\(path): \(error.message)"
+            error.sql = nil
+            throw error
         }
     }
 
@@ -259,7 +286,8 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     private func open() throws -> Connection {
-        let connection = try Connection(path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout)
+        let connection = try Connection(
+            path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs)
         try Database.prepare(connection, configuration)
         return connection
     }

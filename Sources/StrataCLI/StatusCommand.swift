@@ -35,8 +35,18 @@ extension StrataCommand {
                 print("pending:")
                 if status.pending.isEmpty { print("  (none)") }
                 for migration in status.pending { print("  \(migration.fileName.dropLast(4))") }
+                if let applied = status.applied.last {
+                    if status.drift != nil {
+                        print("structure: altered outside the migrations since version \(applied.version)")
+                    } else if applied.fingerprint == nil {
+                        print("structure: not fingerprinted yet (the next 'strata migrate' records it)")
+                    } else {
+                        print("structure: as version \(applied.version) left it")
+                    }
+                }
                 if !status.problems.isEmpty {
                     for problem in status.problems { printError("error: \(problem)") }
+                    printDriftDetails(db, migrations: migrations, status: status)
                     throw ExitCode(1)
                 }
             } catch let error as StrataError {
