@@ -23,13 +23,15 @@ public final class Connection {
     public let isReadOnly: Bool
 
     /// Opens a connection. `path` is a file path or `:memory:`; `vfs` names a registered
-    /// SQLite VFS (nil: the default one).
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval, vfs: String? = nil) throws {
+    /// SQLite VFS (nil: the default one); `immutable` opens a read-only file with SQLite's
+    /// `immutable=1` (no locks, no `-shm`: see ``Database/Configuration/readOnly``).
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval, vfs: String? = nil, immutable: Bool = false) throws {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create, !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let code = sqlite3_open_v2(path, &handle, flags, vfs)
+        if immutable { flags |= SQLITE_OPEN_URI }
+        let code = sqlite3_open_v2(immutable ? Database.immutableURI(path) : path, &handle, flags, vfs)
         guard code == SQLITE_OK, let handle else {
             let error = StrataError(sqliteCode: code, db: handle)
             // The operating system's reason (no such directory, permission denied …), when known.

@@ -21,6 +21,12 @@ public final class Database: Sendable {
     /// How a database is opened.
     public struct Configuration: Sendable {
         /// Open without write access: ``Database/write(_:)`` throws. The file must exist.
+        ///
+        /// A WAL database needs its `-shm` file to be read safely. When that file does not
+        /// exist and cannot be created (a read-only folder) and there is no `-wal` file with
+        /// content, the file alone holds every committed transaction, and it is opened with
+        /// SQLite's `immutable=1` instead: no locks are taken, so a process that starts writing
+        /// to it meanwhile is not seen.
         public var readOnly: Bool = false
         /// Maximum number of reader connections of a file database.
         public var maximumReaderCount: Int = 4
@@ -81,14 +87,15 @@ public final class Database: Sendable {
                     // SQLite opens a file it may not write read-only without saying so.
                     throw StrataError(
                         kind: .sqlite, resultCode: 8, extendedResultCode: 8,
-                        message: "attempt to write a readonly database: the file (or its folder) is not writable; open it with Configuration.readOnly to read it")
+                        message: "attempt to write a readonly database: the file, or its folder, is not writable by this process")
                 }
                 try connection.execute(sql: "PRAGMA journal_mode = WAL")
                 try Database.prepare(connection, configuration)
             }
             writer = SerializedConnection(connection)
         }
-        readers = ReaderPool(path: path, configuration: configuration)
+        readers = ReaderPool(
+            path: path, configuration: configuration, immutable: configuration.readOnly && Database.needsImmutableReads(path, configuration))
         if configuration.readOnly {
             // Fail now, not at the first read, when the file is not a database.
             try Database.namingFile(path) {
@@ -252,9 +259,12 @@ final class ReaderPool: @unchecked Sendable {
 
     typealias Configuration = Database.Configuration
 
-    init(path: String, configuration: Configuration) {
+    private let immutable: Bool
+
+    init(path: String, configuration: Configuration, immutable: Bool = false) {
         self.path = path
         self.configuration = configuration
+        self.immutable = immutable
         available = DispatchSemaphore(value: max(1, configuration.maximumReaderCount))
     }
 
@@ -287,7 +297,8 @@ final class ReaderPool: @unchecked Sendable {
 
     private func open() throws -> Connection {
         let connection = try Connection(
-            path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs)
+            path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs,
+            immutable: immutable)
         try Database.prepare(connection, configuration)
         return connection
     }

@@ -39,7 +39,7 @@ public struct Migrator: Sendable {
 
     /// The live structure differs from the one recorded with the last applied migration.
     public struct Drift: Sendable, Hashable {
-        /// The version whose recorded structure the file no longer has (0: an empty database).
+        /// The version whose recorded structure the file no longer has.
         public var version: Int
         /// The digest recorded with `version`.
         public var recordedDigest: String
@@ -145,20 +145,11 @@ public struct Migrator: Sendable {
             if let recorded = last.fingerprint, recorded.digest != live.digest {
                 drift = Drift(version: last.version, recordedDigest: recorded.digest, liveDigest: live.digest, changes: recorded.changes(to: live))
             }
-        } else if !hasHistory && userVersion == 0 && !live.manifest.isEmpty {
-            // Version 0 is an empty database: objects in it were not made by the migrations.
-            let empty = SchemaFingerprint(digest: SHA256.hex(of: [UInt8]()), manifest: "")
-            drift = Drift(version: 0, recordedDigest: empty.digest, liveDigest: live.digest, changes: empty.changes(to: live))
         }
         if let drift {
             let summary = drift.changes.isEmpty ? "its structure differs" : drift.changes.joined(separator: ", ")
-            if drift.version == 0 {
-                problems.append(
-                    "the database has no migration history but is not empty (\(summary)): Strata migrates only databases its migrations built; start from an empty file")
-            } else {
-                problems.append(
-                    "the database was altered outside its migrations since version \(drift.version) was applied: \(summary); undo the change or restore a backup, and make schema changes through a new migration")
-            }
+            problems.append(
+                "the database was altered outside its migrations since version \(drift.version) was applied: \(summary); undo the change or restore a backup, and make schema changes through a new migration")
         }
         let appliedVersions = Set(applied.map(\.version))
         let pending = migrations.filter { !appliedVersions.contains($0.version) }

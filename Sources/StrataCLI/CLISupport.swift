@@ -25,8 +25,7 @@ func printDriftDetails(_ db: Database, migrations: [Migration], status: Migrator
     for difference in found { printError("  \(difference)") }
 }
 
-/// Writes `text` to `path` (creating its folder when `createFolder`), or prints one line
-/// naming the path and the reason and exits with 1.
+/// Runs `write`, or prints one line naming `path` and the reason and exits with 1.
 func writeOrExit(_ write: () throws -> Void, path: String) throws {
     do {
         try write()
@@ -40,14 +39,20 @@ func writeOrExit(_ write: () throws -> Void, path: String) throws {
 /// whole NSError description.
 func reason(of error: any Error) -> String {
     let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-        let text = strerror(Int32(underlying.code))
+    var posix: Int32?
+    if nsError.domain == NSPOSIXErrorDomain {
+        posix = Int32(nsError.code)
+    } else if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error, (underlying as NSError).domain == NSPOSIXErrorDomain {
+        posix = Int32((underlying as NSError).code)
+    }
+    let path = nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+    var isDirectory: ObjCBool = false
+    if posix == EEXIST || posix == ENOTDIR || (nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileWriteFileExistsError),
+        let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
     {
-        return String(cString: text)
+        return "\(path) is a file, not a folder"
     }
-    if nsError.domain == NSPOSIXErrorDomain, let text = strerror(Int32(nsError.code)) {
-        return String(cString: text)
-    }
+    if let posix, let text = strerror(posix) { return String(cString: text) }
     switch (nsError.domain, nsError.code) {
     case (NSCocoaErrorDomain, NSFileWriteNoPermissionError), (NSCocoaErrorDomain, NSFileReadNoPermissionError):
         return "Permission denied"
@@ -58,7 +63,7 @@ func reason(of error: any Error) -> String {
     case (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSCocoaErrorDomain, NSFileReadNoSuchFileError):
         return "No such file or directory"
     default:
-        return oneLine(error)
+        return nsError.localizedDescription.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 

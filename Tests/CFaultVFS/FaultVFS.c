@@ -19,6 +19,7 @@ static int failPersistent = 0;
 static int counted = 0;
 static int failures = 0;
 static int failedKind = 0;
+static int skipSync = 0;
 
 /* Counts one operation of kind `kind`; returns the error to report, or SQLITE_OK. */
 static int tick(int kind, int defaultCode) {
@@ -54,6 +55,7 @@ static int fTruncate(sqlite3_file *f, sqlite3_int64 size) {
 static int fSync(sqlite3_file *f, int flags) {
     int rc = tick('s', SQLITE_IOERR_FSYNC);
     if (rc != SQLITE_OK) return rc;
+    if (__atomic_load_n(&skipSync, __ATOMIC_SEQ_CST)) return SQLITE_OK;
     return REAL(f)->pMethods->xSync(REAL(f), flags);
 }
 static int fFileSize(sqlite3_file *f, sqlite3_int64 *size) {
@@ -190,3 +192,5 @@ int strata_fault_vfs_count(void) { return __atomic_load_n(&counted, __ATOMIC_SEQ
 int strata_fault_vfs_failures(void) { return __atomic_load_n(&failures, __ATOMIC_SEQ_CST); }
 
 int strata_fault_vfs_failed_kind(void) { return failedKind; }
+
+void strata_fault_vfs_skip_sync(int skip) { __atomic_store_n(&skipSync, skip, __ATOMIC_SEQ_CST); }

@@ -12,7 +12,10 @@ import Testing
 /// `integrity_check` and `foreign_key_check` and hold all or none of the change.
 @Suite(.serialized) struct IOFaultTests {
     static let vfsName = "strata-fault-injection"
-    static let registered: Bool = strata_fault_vfs_register(vfsName) == 0
+    static let registered: Bool = {
+        strata_fault_vfs_skip_sync(1)
+        return strata_fault_vfs_register(vfsName) == 0
+    }()
 
     /// How a fault behaves: its result code (0: the `SQLITE_IOERR_*` code of the operation) and
     /// whether every later operation fails too (a device that went away).

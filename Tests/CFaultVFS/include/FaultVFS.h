@@ -26,4 +26,10 @@ int strata_fault_vfs_failures(void);
 /// 't' truncate, 0 none.
 int strata_fault_vfs_failed_kind(void);
 
+/// When `skip` is non-zero, a sync that does not fail returns at once without reaching the
+/// disk: it still counts, and can still be failed. Faults are about how SQLite and Strata handle
+/// an error, not about power loss, so the page cache holds the same bytes either way; skipping
+/// the real fsync only makes the thousands of trials fast.
+void strata_fault_vfs_skip_sync(int skip);
+
 #endif
