@@ -27,6 +27,9 @@ extension StrataCommand {
         @Flag(name: .long, help: "Print what would be applied, and change nothing.")
         var dryRun = false
 
+        @Option(name: .long, help: "Seconds to wait for another process that holds the database's write lock.")
+        var busyTimeout: Double = migrateBusyTimeout
+
         func run() throws {
             _ = try loadSchemaOrExit(schema)
             let migrations = try loadMigrationsOrExit(schema)
@@ -46,7 +49,7 @@ extension StrataCommand {
             do {
                 var configuration = Database.Configuration()
                 configuration.readOnly = dryRun
-                configuration.busyTimeout = migrateBusyTimeout
+                configuration.busyTimeout = max(0, busyTimeout)
                 let opened = try Database(path: database, configuration: configuration)
                 db = opened
                 let before = try migrator.status(of: opened)
@@ -104,7 +107,7 @@ extension StrataCommand {
                     printError("nothing was applied")
                 } else if error.resultCode == 5 /* SQLITE_BUSY */ {
                     printError(
-                        "error: \(database) is locked by another process (another 'strata migrate', or the app) and stayed locked for \(Int(migrateBusyTimeout)) s; nothing was applied; try again when it is done")
+                        "error: \(database) is locked by another process (another 'strata migrate', or the app) and stayed locked for \(busyTimeout == busyTimeout.rounded() ? String(Int(busyTimeout)) : String(busyTimeout)) s; nothing was applied; try again when it is done, or wait longer with --busy-timeout")
                 } else {
                     printError("error: \(error.message)")
                 }

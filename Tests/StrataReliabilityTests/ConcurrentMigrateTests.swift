@@ -150,4 +150,25 @@ import Testing
             #expect(try db.value(String.self, "PRAGMA integrity_check") == "ok")
         }
     }
+
+    /// A lock held longer than `--busy-timeout`: the command gives up, says who holds the file
+    /// and that nothing was applied, exits 1, and prints no progress.
+    @Test func aLockHeldTooLongIsReportedPlainly() throws {
+        let (dir, _) = try Self.prepared(rows: 100)
+        let db = try Database(path: dir.path("crash.sqlite"))
+        let result = try db.write { conn in
+            try conn.execute(sql: "INSERT INTO item (name, qty) VALUES ('held', 1)")
+            return try Reliability.strata(
+                "migrate", "Crash.schema.yml", "--database", "crash.sqlite", "--busy-timeout", "0.3", in: dir.url)
+        }
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(
+            result.stderr
+                == "error: crash.sqlite is locked by another process (another 'strata migrate', or the app) and stayed locked for 0.3 s; nothing was applied; try again when it is done, or wait longer with --busy-timeout\n",
+            "\(result.stderr)")
+        #expect(try db.value(Int.self, "PRAGMA user_version") == 1)
+        #expect(try Reliability.strata("migrate", "Crash.schema.yml", "--database", "crash.sqlite", in: dir.url).status == 0)
+        #expect(try db.value(Int.self, "PRAGMA user_version") == 2)
+    }
 }
