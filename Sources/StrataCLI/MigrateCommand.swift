@@ -11,7 +11,9 @@ extension StrataCommand {
             discussion: """
                 Each migration runs in its own transaction: the database is left at the old version or the new \
                 one, never between. Refuses, changing nothing, when an applied migration was edited (checksum \
-                drift), when the database is newer than the migrations, or when there is a gap.
+                drift), when the database is newer than the migrations, when there is a gap, or when the file's \
+                structure was altered outside the migrations (it lists the differences). Another process \
+                migrating the same file is waited for; what it applied is reported, not applied again.
                 """
         )
 

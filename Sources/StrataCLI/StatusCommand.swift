@@ -7,7 +7,12 @@ extension StrataCommand {
     /// `strata status <schema> --database <file>`.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a database's version, its applied migrations and the pending ones."
+            abstract: "Show a database's version, its applied migrations and the pending ones.",
+            discussion: """
+                Opens the file read-only (it works on a file you may not write). Also says whether the structure is \
+                still the one the last applied migration left; when it was altered by hand it lists the differences \
+                and exits with 1, as it does for anything that would make 'strata migrate' refuse.
+                """
         )
 
         @Argument(help: "The schema file (<Name>.schema.yml).")
