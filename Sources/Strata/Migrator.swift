@@ -192,6 +192,15 @@ public struct Migrator: Sendable {
         if let target, target > latestVersion {
             throw StrataError(kind: .migrationRefused, message: "there is no migration \(target): the latest is \(latestVersion)")
         }
+        // The common case, nothing to do, needs no write lock: a consistent snapshot says so.
+        let snapshot = try conn.inTransaction(.deferred) { try status(conn) }
+        if !snapshot.problems.isEmpty {
+            throw StrataError(kind: .migrationRefused, message: snapshot.problems.joined(separator: "\n"))
+        }
+        let isUpToDate = !snapshot.pending.contains { $0.version <= (target ?? latestVersion) }
+        if isUpToDate && snapshot.applied.last.map({ $0.fingerprint != nil }) ?? true && (target ?? latestVersion) >= snapshot.currentVersion {
+            return []
+        }
         var applied: [Migration] = []
         while let migration = try applyNext(on: conn, upTo: target ?? latestVersion, foreignKeys: foreignKeys, willApply: willApply) {
             applied.append(migration)

@@ -195,6 +195,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("seed.sqlite")
         let seeded = Reliability.size("STRATA_FAULT_ROWS", fast: 60, long: 600) / 2
+        let inserts = max(40, seeded)
         do {
             let db = try Database(path: path)
             try Vault.migrate(db)
@@ -212,7 +213,7 @@ import Testing
             operation: { db in
                 try db.write { conn in
                     let secrets = SecretDAO(conn)
-                    for i in 0..<40 {
+                    for i in 0..<inserts {
                         let secret = try secrets.insert(
                             Secret(label: "new \(i)", body: String(repeating: "b", count: 400), note: "n", kind: .plain, payload: Data(count: 200)))
                         _ = try KeeperDAO(conn).insert(Keeper(secretId: secret.id))
@@ -236,6 +237,6 @@ import Testing
                 #expect(error.kind == .sqlite && [10, 13].contains(error.resultCode), "\(error)")
             })
         #expect(tally.errors > 0 && tally.endedBefore > 0)
-        Reliability.figure("I/O faults, DAO write transaction (40 inserts with child rows, 10 updates, 5 deletes with cascade, closing included): \(Self.describe(tally))")
+        Reliability.figure("I/O faults, DAO write transaction (\(inserts) inserts with child rows on \(seeded) rows, 10 updates, 5 deletes with cascade, closing included): \(Self.describe(tally))")
     }
 }
