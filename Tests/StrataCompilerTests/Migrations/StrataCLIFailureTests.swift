@@ -164,6 +164,11 @@ extension StrataCLITests {
         #expect(migrate.stderr.contains("shop.sqlite") && migrate.stderr.contains("readonly database"), "\(migrate.stderr)")
         #expect(!migrate.stdout.contains("done"))
 
+        // A name that needs escaping in the file: URI of the fallback.
+        try FileManager.default.copyItem(atPath: path, toPath: workspace.url.appendingPathComponent("shop #1?%.sqlite").path)
+        let odd = try #require(try strataWithoutWriteAccess("status", "Shop.schema.yml", "--database", "shop #1?%.sqlite", in: workspace.url))
+        #expect(odd.status == 0 && odd.stdout.contains("version: 1 (latest: 2)"), "\(odd.stderr)")
+
         let dryRun = try #require(try strataWithoutWriteAccess("migrate", "Shop.schema.yml", "--database", "shop.sqlite", "--dry-run", in: workspace.url))
         #expect(dryRun.status == 0 && dryRun.stdout.contains("would apply:"), "\(dryRun.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
