@@ -197,12 +197,14 @@ public struct Migrator: Sendable {
         if !snapshot.problems.isEmpty {
             throw StrataError(kind: .migrationRefused, message: snapshot.problems.joined(separator: "\n"))
         }
-        let isUpToDate = !snapshot.pending.contains { $0.version <= (target ?? latestVersion) }
-        if isUpToDate && snapshot.applied.last.map({ $0.fingerprint != nil }) ?? true && (target ?? latestVersion) >= snapshot.currentVersion {
+        let target = target ?? latestVersion
+        let hasPending = snapshot.pending.contains { $0.version <= target }
+        let needsFingerprint = snapshot.applied.last.map { $0.fingerprint == nil } ?? false
+        if !hasPending && !needsFingerprint && target >= snapshot.currentVersion {
             return []
         }
         var applied: [Migration] = []
-        while let migration = try applyNext(on: conn, upTo: target ?? latestVersion, foreignKeys: foreignKeys, willApply: willApply) {
+        while let migration = try applyNext(on: conn, upTo: target, foreignKeys: foreignKeys, willApply: willApply) {
             applied.append(migration)
         }
         return applied
