@@ -12,11 +12,11 @@
 /// print(fingerprint.digest)          // 64 hex digits
 /// ```
 public struct SchemaFingerprint: Sendable, Hashable {
-    /// SHA-256 of the sorted objects, as 64 lower-case hex digits.
+    /// SHA-256 of ``manifest``, as 64 lower-case hex digits.
     public var digest: String
-    /// One line per object, `type<TAB>name<TAB>hash` (16 hex digits of the object's own
-    /// SHA-256), sorted; tabs, line breaks and backslashes in names are escaped. Comparing two
-    /// manifests names the objects that differ.
+    /// One line per object, `type<TAB>name<TAB>hash` (the first 16 hex digits of the SHA-256
+    /// of its type, name, table name and SQL), sorted by type and name; tabs, line breaks and
+    /// backslashes in names are escaped. Comparing two manifests names the objects that differ.
     public var manifest: String
 
     /// Creates a fingerprint from recorded values.
@@ -42,7 +42,6 @@ public struct SchemaFingerprint: Sendable, Hashable {
                 ? Array(a.type.utf8).lexicographicallyPrecedes(Array(b.type.utf8))
                 : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
         }
-        var dump: [UInt8] = []
         var lines: [String] = []
         for object in objects {
             var bytes: [UInt8] = []
@@ -55,11 +54,10 @@ public struct SchemaFingerprint: Sendable, Hashable {
                 bytes += Array(sql.utf8)
             }
             bytes.append(0)
-            dump += bytes
             lines.append("\(object.type)\t\(Self.escape(object.name))\t\(SHA256.hex(of: bytes).prefix(16))")
         }
-        digest = SHA256.hex(of: dump)
         manifest = lines.joined(separator: "\n")
+        digest = SHA256.hex(of: Array(manifest.utf8))
     }
 
     /// The objects (`table customer`, `index customer_name` …) whose stored SQL differs
