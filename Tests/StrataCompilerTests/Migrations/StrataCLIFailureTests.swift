@@ -108,10 +108,17 @@ extension StrataCLITests {
         if getuid() == 0 {
             let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
             guard FileManager.default.isExecutableFile(atPath: setpriv.path) else { return nil }
+            let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+            // `nobody` must be able to run the executable and read the workspace (a checkout
+            // under a private home folder is out of its reach).
+            let probe = Process()
+            probe.executableURL = setpriv
+            probe.arguments = drop + ["/bin/sh", "-c", "test -x \"$0\" && test -r \"$1\"", executable.path, directory.path]
+            try probe.run()
+            probe.waitUntilExit()
+            guard probe.terminationStatus == 0 else { return nil }
             process.executableURL = setpriv
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
-            // `nobody` must reach the executable and the workspace.
-            guard access(executable.path, X_OK) == 0 else { return nil }
+            process.arguments = drop + [executable.path] + arguments
         } else {
             process.executableURL = executable
             process.arguments = arguments
