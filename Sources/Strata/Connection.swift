@@ -35,8 +35,8 @@ public final class Connection {
         guard code == SQLITE_OK, let handle else {
             let error = StrataError(sqliteCode: code, db: handle)
             // The operating system's reason (no such directory, permission denied …), when known.
-            let errno = handle.map { sqlite3_system_errno($0) } ?? 0
-            let reason = errno != 0 ? " (\(String(cString: strerror(errno))))" : ""
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
+            let reason = systemError != 0 ? " (\(String(cString: strerror(systemError))))" : ""
             sqlite3_close_v2(handle)
             throw StrataError(
                 kind: .sqlite, resultCode: error.resultCode, extendedResultCode: error.extendedResultCode,
