@@ -60,9 +60,11 @@ let package = Package(
             dependencies: ["Strata"],
             plugins: ["StrataPlugin"]
         ),
+        // A test-only SQLite VFS that injects I/O errors (StrataReliabilityTests.IOFaultTests).
+        .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .testTarget(
             name: "StrataReliabilityTests",
-            dependencies: ["Strata", "StrataCompiler"],
+            dependencies: ["Strata", "StrataCompiler", "CFaultVFS"],
             plugins: ["StrataPlugin"]
         ),
     ],

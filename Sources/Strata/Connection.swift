@@ -22,19 +22,25 @@ public final class Connection {
     /// True for a connection opened read-only.
     public let isReadOnly: Bool
 
-    /// Opens a connection. `path` is a file path or `:memory:`.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval) throws {
+    /// Opens a connection. `path` is a file path or `:memory:`; `vfs` names a registered
+    /// SQLite VFS (nil: the default one); `immutable` opens a read-only file with SQLite's
+    /// `immutable=1` (no locks, no `-shm`: see ``Database/Configuration/readOnly``).
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval, vfs: String? = nil, immutable: Bool = false) throws {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create, !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        if immutable { flags |= SQLITE_OPEN_URI }
+        let code = sqlite3_open_v2(immutable ? Database.immutableURI(path) : path, &handle, flags, vfs)
         guard code == SQLITE_OK, let handle else {
             let error = StrataError(sqliteCode: code, db: handle)
+            // The operating system's reason (no such directory, permission denied …), when known.
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
+            let reason = systemError != 0 ? " (\(String(cString: strerror(systemError))))" : ""
             sqlite3_close_v2(handle)
             throw StrataError(
                 kind: .sqlite, resultCode: error.resultCode, extendedResultCode: error.extendedResultCode,
-                message: "cannot open \(path): \(error.message)")
+                message: "cannot open \(path): \(error.message)\(reason)")
         }
         self.handle = handle
         self.isReadOnly = readOnly

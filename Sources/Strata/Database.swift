@@ -21,6 +21,12 @@ public final class Database: Sendable {
     /// How a database is opened.
     public struct Configuration: Sendable {
         /// Open without write access: ``Database/write(_:)`` throws. The file must exist.
+        ///
+        /// A WAL database needs its `-shm` file to be read safely. When that file does not
+        /// exist and cannot be created (a read-only folder) and there is no `-wal` file with
+        /// content, the file alone holds every committed transaction, and it is opened with
+        /// SQLite's `immutable=1` instead: no locks are taken, so a process that starts writing
+        /// to it meanwhile is not seen.
         public var readOnly: Bool = false
         /// Maximum number of reader connections of a file database.
         public var maximumReaderCount: Int = 4
@@ -33,6 +39,10 @@ public final class Database: Sendable {
         /// commits made by other `Database` values and other processes; nil turns the checks
         /// off. Commits through this `Database` are seen at once either way.
         public var observationPollingInterval: TimeInterval? = 0.1
+        /// The name of a registered SQLite VFS to open the file's connections with
+        /// (<https://www.sqlite.org/vfs.html>); nil, the default, uses SQLite's default VFS.
+        /// Strata's reliability tests use one that injects I/O errors.
+        public var vfs: String? = nil
 
         /// The default configuration.
         public init() {}
@@ -85,15 +95,39 @@ public final class Database: Sendable {
             }
             writer = nil
         } else {
-            let connection = try Connection(path: path, readOnly: false, create: true, busyTimeout: configuration.busyTimeout)
-            try connection.execute(sql: "PRAGMA journal_mode = WAL")
-            try Database.prepare(connection, configuration)
+            let connection = try Connection(
+                path: path, readOnly: false, create: true, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs)
+            try Database.namingFile(path) {
+                if sqlite3_db_readonly(connection.handle, "main") == 1 {
+                    // SQLite opens a file it may not write read-only without saying so.
+                    throw StrataError(
+                        kind: .sqlite, resultCode: 8, extendedResultCode: 8,
+                        message: "attempt to write a readonly database: the file, or its folder, is not writable by this process")
+                }
+                try connection.execute(sql: "PRAGMA journal_mode = WAL")
+                try Database.prepare(connection, configuration)
+            }
             writer = SerializedConnection(connection)
         }
-        readers = ReaderPool(path: path, configuration: configuration)
+        readers = ReaderPool(
+            path: path, configuration: configuration, immutable: configuration.readOnly && Database.needsImmutableReads(path, configuration))
         if configuration.readOnly {
             // Fail now, not at the first read, when the file is not a database.
-            try readers?.withConnection { conn in _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master") }
+            try Database.namingFile(path) {
+                try readers?.withConnection { conn in _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master") }
+            }
+        }
+    }
+
+    /// Runs `body`, putting the file's name in front of the message of a SQLite error, so
+    /// "file is not a database" says which file.
+    static func namingFile(_ path: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as StrataError where error.kind == .sqlite && !error.message.contains(path) {
+            error.message = "\(path): \(error.message)"
+            error.sql = nil
+            throw error
         }
     }
 
@@ -224,9 +258,12 @@ final class ReaderPool: @unchecked Sendable {
 
     typealias Configuration = Database.Configuration
 
-    init(path: String, configuration: Configuration) {
+    private let immutable: Bool
+
+    init(path: String, configuration: Configuration, immutable: Bool = false) {
         self.path = path
         self.configuration = configuration
+        self.immutable = immutable
         available = DispatchSemaphore(value: max(1, configuration.maximumReaderCount))
     }
 
@@ -258,7 +295,9 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     private func open() throws -> Connection {
-        let connection = try Connection(path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout)
+        let connection = try Connection(
+            path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs,
+            immutable: immutable)
         try Database.prepare(connection, configuration)
         return connection
     }

@@ -2,16 +2,22 @@ import Foundation
 
 /// Applies an ordered list of ``Migration``s to a database, safely.
 ///
-/// - Each migration runs in its own transaction, with `foreign_keys` turned off before it
-///   begins (a no-op inside a transaction) so table rebuilds do not fire `ON DELETE` actions,
-///   and `PRAGMA foreign_key_check` before it commits; `foreign_keys` is restored afterwards
-///   whatever happened.
+/// - Each migration runs in its own `BEGIN IMMEDIATE` transaction, with `foreign_keys` turned
+///   off before it begins (a no-op inside a transaction) so table rebuilds do not fire
+///   `ON DELETE` actions, and `PRAGMA foreign_key_check` before it commits; `foreign_keys` is
+///   restored afterwards whatever happened.
 /// - Each applied migration is recorded in `strata_migrations` (version, name, checksum,
-///   applied at) and in `PRAGMA user_version`.
+///   applied at, and the ``SchemaFingerprint`` of the structure it left) and in
+///   `PRAGMA user_version`.
 /// - Before anything runs, the history is checked: a changed checksum of an applied migration,
-///   a database newer than the code, or a gap in either refuses with ``StrataError/Kind/migrationRefused``
-///   and changes nothing. A migration whose SQL fails leaves the database exactly as it was
-///   before that migration (``StrataError/Kind/migrationFailed``).
+///   a database newer than the code, a gap in either, or a structure that no longer matches the
+///   fingerprint recorded with the last applied migration (someone altered the file: drift)
+///   refuses with ``StrataError/Kind/migrationRefused`` and changes nothing. A migration whose
+///   SQL fails leaves the database exactly as it was before that migration
+///   (``StrataError/Kind/migrationFailed``).
+/// - The checks and each migration run while holding the write lock: a second process
+///   migrating the same file waits for the first (up to the busy timeout) and then finds the
+///   migrations applied; nothing is applied twice.
 ///
 /// See <https://www.sqlite.org/lang_altertable.html#otheralter> for the rebuild procedure.
 public struct Migrator: Sendable {
@@ -25,6 +31,22 @@ public struct Migrator: Sendable {
         public var checksum: String
         /// When it was applied, in the date text format.
         public var appliedAt: String
+        /// The structure the database had right after this migration; nil for a migration
+        /// applied by a Strata version that did not record it (the next `migrate` records the
+        /// live one).
+        public var fingerprint: SchemaFingerprint?
+    }
+
+    /// The live structure differs from the one recorded with the last applied migration.
+    public struct Drift: Sendable, Hashable {
+        /// The version whose recorded structure the file no longer has.
+        public var version: Int
+        /// The digest recorded with `version`.
+        public var recordedDigest: String
+        /// The digest of the live file.
+        public var liveDigest: String
+        /// The objects that differ, as `table customer was changed`, `index x was added` …
+        public var changes: [String]
     }
 
     /// Where a database stands relative to the migrations of the code.
@@ -39,6 +61,11 @@ public struct Migrator: Sendable {
         public var latestVersion: Int
         /// Why migrating would be refused, if it would.
         public var problems: [String]
+        /// How the live structure differs from the one recorded with the last applied
+        /// migration; nil when it matches (or nothing was recorded yet). Also in `problems`.
+        public var drift: Drift?
+        /// The structure of the live file.
+        public var liveFingerprint: SchemaFingerprint
 
         /// The version the database is at.
         public var currentVersion: Int { applied.map(\.version).max() ?? 0 }
@@ -59,6 +86,7 @@ public struct Migrator: Sendable {
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Where `db` stands: what is applied, what is pending, and what would stop a migration.
+    /// Works on a read-only database.
     public func status(of db: Database) throws -> Status {
         try db.read { conn in try status(conn) }
     }
@@ -71,15 +99,22 @@ public struct Migrator: Sendable {
                 "the migrations of the code have a gap: expected version \(offset + 1) but found \(migration.fileName); number the files from 0001 without gaps")
             break
         }
-        let hasHistory = try conn.fetchValue(
-            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-            arguments: [Self.historyTable]) ?? 0 > 0
+        let historyColumns = try Self.historyColumns(conn)
+        let hasHistory = !historyColumns.isEmpty
+        let hasFingerprints = historyColumns.contains("schema_fingerprint") && historyColumns.contains("schema_objects")
         let userVersion = try conn.fetchValue(Int.self, sql: "PRAGMA user_version") ?? 0
         var applied: [AppliedMigration] = []
         if hasHistory {
-            for row in try conn.fetch(sql: "SELECT version, name, checksum, applied_at FROM \(Self.historyTable) ORDER BY version") {
+            let fingerprintColumns = hasFingerprints ? "schema_fingerprint, schema_objects" : "NULL, NULL"
+            for row in try conn.fetch(
+                sql: "SELECT version, name, checksum, applied_at, \(fingerprintColumns) FROM \(Self.historyTable) ORDER BY version")
+            {
+                let digest: String? = try row.get(4)
+                let objects: String? = try row.get(5)
                 applied.append(
-                    AppliedMigration(version: try row.get(0), name: try row.get(1), checksum: try row.get(2), appliedAt: try row.get(3)))
+                    AppliedMigration(
+                        version: try row.get(0), name: try row.get(1), checksum: try row.get(2), appliedAt: try row.get(3),
+                        fingerprint: digest.map { SchemaFingerprint(digest: $0, manifest: objects ?? "") }))
             }
         }
         let byVersion = Dictionary(migrations.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
@@ -104,13 +139,33 @@ public struct Migrator: Sendable {
                     "migration \(migration.fileName) was changed after it was applied (checksum \(record.checksum.prefix(12)) in the database, \(migration.checksum.prefix(12)) in the code); restore the file as it was and put the change in a new migration")
             }
         }
+        let live = try SchemaFingerprint(conn)
+        var drift: Drift?
+        if let last = applied.last {
+            if let recorded = last.fingerprint, recorded.digest != live.digest {
+                drift = Drift(version: last.version, recordedDigest: recorded.digest, liveDigest: live.digest, changes: recorded.changes(to: live))
+            }
+        }
+        if let drift {
+            let summary = drift.changes.isEmpty ? "its structure differs" : drift.changes.joined(separator: ", ")
+            problems.append(
+                "the database was altered outside its migrations since version \(drift.version) was applied: \(summary); undo the change or restore a backup, and make schema changes through a new migration")
+        }
         let appliedVersions = Set(applied.map(\.version))
         let pending = migrations.filter { !appliedVersions.contains($0.version) }
-        return Status(applied: applied, userVersion: userVersion, pending: pending, latestVersion: latestVersion, problems: problems)
+        return Status(
+            applied: applied, userVersion: userVersion, pending: pending, latestVersion: latestVersion, problems: problems,
+            drift: drift, liveFingerprint: live)
+    }
+
+    /// The columns of the history table; empty when there is none.
+    static func historyColumns(_ conn: Connection) throws -> Set<String> {
+        Set(try conn.fetch(sql: "SELECT name FROM pragma_table_info(?)", arguments: [historyTable]).map { try $0.get(0, as: String.self) })
     }
 
     /// Applies the pending migrations up to `target` (default: the latest) and returns the ones
-    /// applied. `willApply` is called before each one runs (for progress output).
+    /// applied. `willApply` is called before each one runs (for progress output), while the
+    /// write lock is held: a migration another process applied meanwhile is not announced.
     @discardableResult
     public func migrate(
         _ db: Database, upTo target: Int? = nil, willApply: (Migration) -> Void = { _ in }
@@ -121,62 +176,83 @@ public struct Migrator: Sendable {
     }
 
     /// Applies pending migrations through a connection that is not in a transaction.
+    ///
+    /// Every step takes the write lock first (`BEGIN IMMEDIATE`, waiting up to the busy
+    /// timeout for another writer), then reads and checks the history and the structure, then
+    /// applies the next pending migration and commits. A migration that another connection
+    /// applied while this one waited is skipped, not applied twice; the result lists only the
+    /// migrations this call applied.
     @discardableResult
     public func migrate(
         _ conn: Connection, upTo target: Int? = nil, foreignKeys: Bool = true, willApply: (Migration) -> Void = { _ in }
     ) throws -> [Migration] {
-        let status = try status(conn)
-        if !status.problems.isEmpty {
-            throw StrataError(kind: .migrationRefused, message: status.problems.joined(separator: "\n"))
+        guard !conn.isInTransaction else {
+            throw StrataError.misuse("migrate was called inside a transaction; call it outside any transaction")
+        }
+        if let target, target > latestVersion {
+            throw StrataError(kind: .migrationRefused, message: "there is no migration \(target): the latest is \(latestVersion)")
+        }
+        // The common case, nothing to do, needs no write lock: a consistent snapshot says so.
+        let snapshot = try conn.inTransaction(.deferred) { try status(conn) }
+        if !snapshot.problems.isEmpty {
+            throw StrataError(kind: .migrationRefused, message: snapshot.problems.joined(separator: "\n"))
         }
         let target = target ?? latestVersion
-        if target < status.currentVersion {
-            throw StrataError(
-                kind: .migrationRefused,
-                message: "the database is at version \(status.currentVersion); migrating down to \(target) is not supported")
+        let hasPending = snapshot.pending.contains { $0.version <= target }
+        let needsFingerprint = snapshot.applied.last.map { $0.fingerprint == nil } ?? false
+        if !hasPending && !needsFingerprint && target >= snapshot.currentVersion {
+            return []
         }
         var applied: [Migration] = []
-        for migration in status.pending where migration.version <= target {
-            willApply(migration)
-            if try apply(migration, on: conn, foreignKeys: foreignKeys) {
-                applied.append(migration)
-            }
+        while let migration = try applyNext(on: conn, upTo: target, foreignKeys: foreignKeys, willApply: willApply) {
+            applied.append(migration)
         }
         return applied
     }
 
-    /// Applies one migration; false when another connection (another process sharing the
-    /// file) applied it between the status check and this migration's transaction.
-    private func apply(_ migration: Migration, on conn: Connection, foreignKeys: Bool) throws -> Bool {
+    /// Checks the database and applies the next pending migration up to `target` in one
+    /// write transaction; nil when there is none.
+    private func applyNext(
+        on conn: Connection, upTo target: Int, foreignKeys: Bool, willApply: (Migration) -> Void
+    ) throws -> Migration? {
         try conn.execute(sql: "PRAGMA foreign_keys = OFF")
         defer { try? conn.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")") }
-        let applied: Bool
+        var running: Migration?
+        var committing = false
         do {
-            applied = try conn.inTransaction(.immediate) { () throws -> Bool in
+            let next = try conn.inTransaction(.immediate) { () throws -> Migration? in
+                let status = try status(conn)
+                if !status.problems.isEmpty {
+                    throw StrataError(kind: .migrationRefused, message: status.problems.joined(separator: "\n"))
+                }
+                if target < status.currentVersion {
+                    throw StrataError(
+                        kind: .migrationRefused,
+                        message: "the database is at version \(status.currentVersion); migrating down to \(target) is not supported")
+                }
+                if let last = status.applied.last, last.fingerprint == nil {
+                    // Applied by a Strata that recorded no fingerprint: the live structure
+                    // becomes the reference.
+                    try upgradeHistoryTable(conn)
+                    try conn.execute(
+                        sql: "UPDATE \(Self.historyTable) SET schema_fingerprint = ?, schema_objects = ? WHERE version = ?",
+                        arguments: [status.liveFingerprint.digest, status.liveFingerprint.manifest, last.version])
+                }
+                guard let migration = status.pending.first, migration.version <= target else { return nil }
+                running = migration
+                willApply(migration)
+                try upgradeHistoryTable(conn)
+                try conn.execute(sql: migration.sql)
+                let fingerprint = try SchemaFingerprint(conn)
                 try conn.execute(
                     sql: """
-                        CREATE TABLE IF NOT EXISTS \(Self.historyTable) (
-                          version INTEGER PRIMARY KEY NOT NULL,
-                          name TEXT NOT NULL,
-                          checksum TEXT NOT NULL,
-                          applied_at TEXT NOT NULL
-                        )
-                        """)
-                // Checked again inside the write transaction: the status was read before it.
-                if let recorded = try conn.fetchValue(
-                    String.self, sql: "SELECT checksum FROM \(Self.historyTable) WHERE version = ?", arguments: [migration.version])
-                {
-                    guard recorded == migration.checksum else {
-                        throw StrataError(
-                            kind: .migrationRefused,
-                            message: "migration \(migration.fileName) was applied by another connection with checksum \(recorded.prefix(12)), not \(migration.checksum.prefix(12))")
-                    }
-                    return false
-                }
-                try conn.execute(sql: migration.sql)
-                try conn.execute(
-                    sql: "INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    arguments: [migration.version, migration.name, migration.checksum, DateFormat.string(from: Date())])
+                        INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at, schema_fingerprint, schema_objects)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        migration.version, migration.name, migration.checksum, DateFormat.string(from: Date()), fingerprint.digest,
+                        fingerprint.manifest,
+                    ])
                 try conn.execute(sql: "PRAGMA user_version = \(migration.version)")
                 // A schema that turns foreign keys off may hold dangling references on purpose.
                 let violations = foreignKeys ? try conn.fetch(sql: "PRAGMA foreign_key_check") : []
@@ -187,15 +263,47 @@ public struct Migrator: Sendable {
                         kind: .migrationFailed,
                         message: "\(violations.count) row(s) of \(table) reference missing rows of \(parent) after the migration")
                 }
-                return true
+                committing = true
+                return migration
             }
-        } catch let error as StrataError where error.kind != .migrationFailed && error.kind != .migrationRefused {
-            var failure = error
-            failure.kind = .migrationFailed
-            failure.message = "\(migration.fileName): \(error.message); the database is unchanged at version \(migration.version - 1)"
-            throw failure
+            if next != nil { conn.clearStatementCache() }
+            return next
+        } catch var error as StrataError where error.kind != .migrationRefused {
+            conn.clearStatementCache()
+            guard let migration = running else { throw error }
+            error.kind = .migrationFailed
+            error.message = "\(migration.fileName): \(error.message); \(Self.outcome(of: error, migration: migration, committing: committing))"
+            throw error
         }
-        conn.clearStatementCache()
-        return applied
+    }
+
+    /// What a failed migration left, as far as this connection can tell.
+    static func outcome(of error: StrataError, migration: Migration, committing: Bool) -> String {
+        // An I/O failure while committing may leave a complete commit in the WAL, which
+        // recovery replays when the file is next opened.
+        if committing, error.resultCode == 10 /* SQLITE_IOERR */ || error.resultCode == 13 /* SQLITE_FULL */ {
+            return "it was rolled back; the database is at version \(migration.version - 1), or at \(migration.version) if the failure hit after the commit was written; run migrate again, it applies only what is missing"
+        }
+        return "the database is unchanged at version \(migration.version - 1)"
+    }
+
+    /// Creates the history table, or adds the fingerprint columns to one made by an older
+    /// Strata; inside the migration's transaction.
+    private func upgradeHistoryTable(_ conn: Connection) throws {
+        try conn.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(Self.historyTable) (
+                  version INTEGER PRIMARY KEY NOT NULL,
+                  name TEXT NOT NULL,
+                  checksum TEXT NOT NULL,
+                  applied_at TEXT NOT NULL,
+                  schema_fingerprint TEXT,
+                  schema_objects TEXT
+                )
+                """)
+        let columns = try Self.historyColumns(conn)
+        for column in ["schema_fingerprint", "schema_objects"] where !columns.contains(column) {
+            try conn.execute(sql: "ALTER TABLE \(Self.historyTable) ADD COLUMN \(column) TEXT")
+        }
     }
 }

@@ -40,7 +40,8 @@ extension StrataCommand {
                 throw ExitCode(1)
             }
             let path = outputFile ?? URL(fileURLWithPath: output ?? ".").appendingPathComponent(Generator.schemaStem(of: schema) + ".swift").path
-            let wrote = try Generator.writeIfChanged(swift, to: path)
+            var wrote = false
+            try writeOrExit({ wrote = try Generator.writeIfChanged(swift, to: path) }, path: path)
             if outputFile == nil {  // the build plugin passes --output-file and wants a quiet build log
                 FileHandle.standardError.write(Data("\(wrote ? "wrote" : "unchanged") \(path)\n".utf8))
             }

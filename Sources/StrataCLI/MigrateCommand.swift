@@ -11,7 +11,9 @@ extension StrataCommand {
             discussion: """
                 Each migration runs in its own transaction: the database is left at the old version or the new \
                 one, never between. Refuses, changing nothing, when an applied migration was edited (checksum \
-                drift), when the database is newer than the migrations, or when there is a gap.
+                drift), when the database is newer than the migrations, when there is a gap, or when the file's \
+                structure was altered outside the migrations (it lists the differences). Another process \
+                migrating the same file is waited for; what it applied is reported, not applied again.
                 """
         )
 
@@ -27,38 +29,43 @@ extension StrataCommand {
         @Flag(name: .long, help: "Print what would be applied, and change nothing.")
         var dryRun = false
 
+        @Option(name: .long, help: "Seconds to wait for another process that holds the database's write lock.")
+        var busyTimeout: Double = migrateBusyTimeout
+
         func run() throws {
             _ = try loadSchemaOrExit(schema)
             let migrations = try loadMigrationsOrExit(schema)
             let migrator = Migrator(migrations: migrations)
+            if let to, to > migrator.latestVersion {
+                printError("error: migration refused: there is no migration \(to): the latest is \(migrator.latestVersion)")
+                printError("nothing was applied")
+                throw ExitCode(1)
+            }
             if dryRun && !FileManager.default.fileExists(atPath: database) {
                 // Do not create the file for a dry run: it would apply everything.
                 let pending = migrations.filter { $0.version <= (to ?? migrator.latestVersion) }
                 report(pending: pending, database: database, currentVersion: 0)
                 return
             }
+            var db: Database?
             do {
-                let db = try Database(path: database)
-                let status = try migrator.status(of: db)
-                if !status.problems.isEmpty {
-                    throw StrataError(kind: .migrationRefused, message: status.problems.joined(separator: "\n"))
+                var configuration = Database.Configuration()
+                configuration.readOnly = dryRun
+                configuration.busyTimeout = max(0, busyTimeout)
+                let opened = try Database(path: database, configuration: configuration)
+                db = opened
+                let before = try migrator.status(of: opened)
+                if !before.problems.isEmpty {
+                    throw StrataError(kind: .migrationRefused, message: before.problems.joined(separator: "\n"))
                 }
-                if let to, to < status.currentVersion {
+                if let to, to < before.currentVersion {
                     throw StrataError(
                         kind: .migrationRefused,
-                        message: "the database is at version \(status.currentVersion); migrating down to \(to) is not supported")
+                        message: "the database is at version \(before.currentVersion); migrating down to \(to) is not supported")
                 }
-                if let to, to > migrator.latestVersion {
-                    throw StrataError(
-                        kind: .migrationRefused, message: "there is no migration \(to): the latest is \(migrator.latestVersion)")
-                }
+                let wanted = before.pending.filter { $0.version <= (to ?? migrator.latestVersion) }
                 if dryRun {
-                    let pending = status.pending.filter { $0.version <= (to ?? migrator.latestVersion) }
-                    report(pending: pending, database: database, currentVersion: status.currentVersion)
-                    return
-                }
-                if status.pending.isEmpty {
-                    print("\(database) is up to date at version \(status.currentVersion)")
+                    report(pending: wanted, database: database, currentVersion: before.currentVersion)
                     return
                 }
                 var started = Date()
@@ -70,7 +77,9 @@ extension StrataCommand {
                 }
                 let applied: [Migration]
                 do {
-                    applied = try migrator.migrate(db, upTo: to) { migration in
+                    // The migrator checks everything again under the write lock, and announces a
+                    // migration only once it holds the lock and the migration is still pending.
+                    applied = try migrator.migrate(opened, upTo: to) { migration in
                         finish()
                         FileHandle.standardOutput.write(Data("applying \(migration.fileName.dropLast(4)) … ".utf8))
                         started = Date()
@@ -81,11 +90,29 @@ extension StrataCommand {
                     throw error
                 }
                 finish()
-                let version = applied.last?.version ?? status.currentVersion
-                FileHandle.standardOutput.write(Data("\(database) is at version \(version)\n".utf8))
+                let after = try migrator.status(of: opened)
+                let appliedVersions = Set(applied.map(\.version))
+                let byOthers = wanted.filter { !appliedVersions.contains($0.version) && $0.version <= after.currentVersion }
+                if !byOthers.isEmpty {
+                    let names = byOthers.map { String($0.fileName.dropLast(4)) }.joined(separator: ", ")
+                    print("another process applied \(names) while this one waited; this one applied \(applied.isEmpty ? "nothing" : "the rest")")
+                }
+                if applied.isEmpty && byOthers.isEmpty {
+                    print("\(database) is up to date at version \(after.currentVersion)")
+                } else {
+                    print("\(database) is at version \(after.currentVersion)")
+                }
             } catch let error as StrataError {
-                printError("error: \(error.kind == .migrationRefused ? "migration refused: " : "")\(error.message)")
-                if error.kind == .migrationRefused { printError("nothing was applied") }
+                if error.kind == .migrationRefused {
+                    printError("error: migration refused: \(error.message)")
+                    if let db, let status = try? migrator.status(of: db) { printDriftDetails(db, migrations: migrations, status: status) }
+                    printError("nothing was applied")
+                } else if error.resultCode == 5 /* SQLITE_BUSY */ {
+                    printError(
+                        "error: \(database) is locked by another process (another 'strata migrate', or the app) and stayed locked for \(busyTimeout == busyTimeout.rounded() ? String(Int(busyTimeout)) : String(busyTimeout)) s; nothing was applied; try again when it is done, or wait longer with --busy-timeout")
+                } else {
+                    printError("error: \(error.message)")
+                }
                 throw ExitCode(1)
             }
         }

@@ -96,8 +96,8 @@ extension StrataCommand.MigrationGroup {
                 print(text, terminator: "")
                 return
             }
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try writeOrExit({ try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }, path: directory)
+            try writeOrExit({ try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }, path: path)
             print("wrote \(path)")
             for change in plan.changes { print("  \(change)") }
         }

@@ -7,7 +7,12 @@ extension StrataCommand {
     /// `strata status <schema> --database <file>`.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a database's version, its applied migrations and the pending ones."
+            abstract: "Show a database's version, its applied migrations and the pending ones.",
+            discussion: """
+                Opens the file read-only (it works on a file you may not write). Also says whether the structure is \
+                still the one the last applied migration left; when it was altered by hand it lists the differences \
+                and exits with 1, as it does for anything that would make 'strata migrate' refuse.
+                """
         )
 
         @Argument(help: "The schema file (<Name>.schema.yml).")
@@ -35,8 +40,18 @@ extension StrataCommand {
                 print("pending:")
                 if status.pending.isEmpty { print("  (none)") }
                 for migration in status.pending { print("  \(migration.fileName.dropLast(4))") }
+                if let applied = status.applied.last {
+                    if status.drift != nil {
+                        print("structure: altered outside the migrations since version \(applied.version)")
+                    } else if applied.fingerprint == nil {
+                        print("structure: not fingerprinted yet (the next 'strata migrate' records it)")
+                    } else {
+                        print("structure: as version \(applied.version) left it")
+                    }
+                }
                 if !status.problems.isEmpty {
                     for problem in status.problems { printError("error: \(problem)") }
+                    printDriftDetails(db, migrations: migrations, status: status)
                     throw ExitCode(1)
                 }
             } catch let error as StrataError {

@@ -45,7 +45,8 @@ extension SwiftRenderer {
             out.line()
             out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
             out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
-            out.line("/// database is newer than this code, or the history has a gap (see `Migrator`).")
+            out.line("/// database is newer than this code, the history has a gap, or the file's structure was")
+            out.line("/// altered outside the migrations (see `Migrator`).")
             out.line("/// Foreign keys are left on or off as `configuration` says.")
             out.line("@discardableResult")
             out.block("public static func migrate(_ db: Database) throws -> [Migration]") { out in

@@ -117,7 +117,8 @@ public enum Edge {
 
     /// Applies the pending migrations to `db`, each in its own transaction, and returns the
     /// ones applied. Refuses, changing nothing, when an applied migration was edited, the
-    /// database is newer than this code, or the history has a gap (see `Migrator`).
+    /// database is newer than this code, the history has a gap, or the file's structure was
+    /// altered outside the migrations (see `Migrator`).
     /// Foreign keys are left on or off as `configuration` says.
     @discardableResult
     public static func migrate(_ db: Database) throws -> [Migration] {
