@@ -23,12 +23,20 @@ public final class Connection {
     public let isReadOnly: Bool
 
     /// Opens a connection. `path` is a file path or `:memory:`.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval) throws {
+    /// `immutable` (read-only only) opens the file through a `file:…?immutable=1` URI.
+    init(path: String, readOnly: Bool, create: Bool, busyTimeout: TimeInterval, immutable: Bool = false) throws {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create, !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        var filename = path
+        if immutable && readOnly {
+            flags |= SQLITE_OPEN_URI
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            filename = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(filename, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = StrataError(sqliteCode: code, db: handle)
             sqlite3_close_v2(handle)

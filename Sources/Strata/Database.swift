@@ -29,6 +29,11 @@ public final class Database: Sendable {
         public var busyTimeout: TimeInterval = 10
         /// `PRAGMA foreign_keys = ON` on every connection.
         public var foreignKeys: Bool = true
+        /// With ``readOnly``: open the file as `immutable=1` (sqlite.org/uri.html): SQLite reads it
+        /// without taking locks and never creates a `-journal`, `-wal` or `-shm` file beside it.
+        /// Only for a file no other connection writes while it is open, and whose WAL is
+        /// checkpointed (no `-wal` file), since an immutable open ignores a `-wal` file.
+        public var immutable: Bool = false
 
         /// The default configuration.
         public init() {}
@@ -259,7 +264,8 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     private func open() throws -> Connection {
-        let connection = try Connection(path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout)
+        let connection = try Connection(
+            path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, immutable: configuration.immutable)
         try Database.prepare(connection, configuration)
         return connection
     }

@@ -224,7 +224,7 @@ extension SwiftRenderer {
         out.line("/// Reads a record from a row of `selectSQL`'s columns, by position.")
         out.line("@inlinable")
         out.block("public static func decode(_ statement: Statement) throws -> \(record)") { out in
-            if !schema.options.strict {
+            if !table.isStrict(in: schema) {
                 for (index, column) in table.columns.enumerated() where !column.isOptional {
                     out.line(
                         "try statement.requireNotNull(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName)))")
@@ -241,7 +241,7 @@ extension SwiftRenderer {
 
     /// The expression that reads `column` at result position `index`.
     func readExpression(_ column: Column, at index: Int, table: Table) -> String {
-        let (call, throwing): (String, Bool)
+        var (call, throwing): (String, Bool)
         switch column.type {
         case .int: (call, throwing) = ("statement.int(at: \(index))", false)
         case .double: (call, throwing) = ("statement.double(at: \(index))", false)
@@ -252,6 +252,9 @@ extension SwiftRenderer {
         case .uuid: (call, throwing) = ("statement.uuid(at: \(index))", true)
         case .enumeration: (call, throwing) = ("statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index))", true)
         case .json(let swiftType): (call, throwing) = ("statement.json(\(swiftType).self, at: \(index))", true)
+        }
+        if !table.isStrict(in: schema), let converted = convertedRead(column, at: index, table: table) {
+            (call, throwing) = (converted, true)
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
         return throwing ? "try " + expression : expression

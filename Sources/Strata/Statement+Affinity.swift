@@ -1,0 +1,76 @@
+import CSQLite
+import Foundation
+
+/// Reading columns of tables that are not STRICT (adopted databases, `strict: false`).
+///
+/// A column of such a table may hold any storage class: SQLite's type affinity converts what it
+/// can when a row is written (`'42'` into an INTEGER column becomes 42) and keeps the rest as it
+/// was given (`'abc'` stays text). Generated code reads these columns with the methods below,
+/// which accept what converts without loss, as SQLite itself would convert it, and throw a
+/// decoding error naming the table, the column and the value otherwise — never a silent zero.
+/// See sqlite.org/datatype3.html.
+extension Statement {
+    /// Column `index` as an integer: an integer; a real with no fraction (`3.0`); text that is
+    /// exactly an integer (`'42'`, `' 42 '`).
+    public func convertedInt(at index: Int32, table: String, column: String) throws -> Int {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return Int(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            let value = sqlite3_column_double(handle, index)
+            if value.rounded() == value, let exact = Int(exactly: value) { return exact }
+        case SQLITE_TEXT:
+            let text = string(at: index).trimmingCharacters(in: .whitespaces)
+            if let value = Int(text) { return value }
+            if let real = Double(text), real.rounded() == real, let exact = Int(exactly: real) { return exact }
+        default:
+            break
+        }
+        throw conversionError(at: index, table: table, column: column, expected: "an integer")
+    }
+
+    /// Column `index` as a double: a real or an integer; text that is a number.
+    public func convertedDouble(at index: Int32, table: String, column: String) throws -> Double {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            return sqlite3_column_double(handle, index)
+        case SQLITE_TEXT:
+            if let value = Double(string(at: index).trimmingCharacters(in: .whitespaces)), value.isFinite { return value }
+        default:
+            break
+        }
+        throw conversionError(at: index, table: table, column: column, expected: "a number")
+    }
+
+    /// Column `index` as a boolean: 0 or 1 (an integer, a real or text spelling them).
+    public func convertedBool(at index: Int32, table: String, column: String) throws -> Bool {
+        if let value = try? convertedInt(at: index, table: table, column: column), value == 0 || value == 1 {
+            return value == 1
+        }
+        throw conversionError(at: index, table: table, column: column, expected: "a boolean (0 or 1)")
+    }
+
+    /// Column `index` as text: text; a number in the text form SQLite gives it.
+    public func convertedString(at index: Int32, table: String, column: String) throws -> String {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_TEXT, SQLITE_INTEGER, SQLITE_FLOAT:
+            return string(at: index)
+        default:
+            throw conversionError(at: index, table: table, column: column, expected: "text")
+        }
+    }
+
+    /// Column `index` as bytes: a blob; the UTF-8 bytes of text.
+    public func convertedData(at index: Int32, table: String, column: String) throws -> Data {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_BLOB, SQLITE_TEXT:
+            return data(at: index)
+        default:
+            throw conversionError(at: index, table: table, column: column, expected: "a blob")
+        }
+    }
+
+    func conversionError(at index: Int32, table: String, column: String, expected: String) -> StrataError {
+        StrataError.decoding("column \(table).\(column) holds \(describeColumn(index)), not \(expected)", sql: sql)
+    }
+}
