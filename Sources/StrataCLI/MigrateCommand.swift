@@ -27,9 +27,13 @@ extension StrataCommand {
         @Flag(name: .long, help: "Print what would be applied, and change nothing.")
         var dryRun = false
 
+        @Flag(name: .long, help: "Record 0001 as applied without running it, after checking the database is what it creates.")
+        var baseline = false
+
         func run() throws {
             _ = try loadSchemaOrExit(schema)
             let migrations = try loadMigrationsOrExit(schema)
+            if baseline { return try runBaseline(migrations) }
             let migrator = Migrator(migrations: migrations)
             if dryRun && !FileManager.default.fileExists(atPath: database) {
                 // Do not create the file for a dry run: it would apply everything.

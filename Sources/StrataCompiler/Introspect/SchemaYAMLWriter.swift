@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders an ``AdoptedSchema`` as a `<Name>.schema.yml` file: the last stage of
 /// `strata introspect`. The output is byte-stable: the same database gives the same text.
 enum SchemaYAMLWriter {
