@@ -12,6 +12,7 @@ import Foundation
 extension Statement {
     /// Column `index` as an integer: an integer; a real with no fraction (`3.0`); text that is
     /// exactly an integer (`'42'`, `' 42 '`).
+    @inlinable
     public func convertedInt(at index: Int32, table: String, column: String) throws -> Int {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER:
@@ -30,6 +31,7 @@ extension Statement {
     }
 
     /// Column `index` as a double: a real or an integer; text that is a number.
+    @inlinable
     public func convertedDouble(at index: Int32, table: String, column: String) throws -> Double {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER, SQLITE_FLOAT:
@@ -43,6 +45,7 @@ extension Statement {
     }
 
     /// Column `index` as a boolean: 0 or 1 (an integer, a real or text spelling them).
+    @inlinable
     public func convertedBool(at index: Int32, table: String, column: String) throws -> Bool {
         if let value = try? convertedInt(at: index, table: table, column: column), value == 0 || value == 1 {
             return value == 1
@@ -51,6 +54,7 @@ extension Statement {
     }
 
     /// Column `index` as text: text; a number in the text form SQLite gives it.
+    @inlinable
     public func convertedString(at index: Int32, table: String, column: String) throws -> String {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_TEXT, SQLITE_INTEGER, SQLITE_FLOAT:
@@ -61,6 +65,7 @@ extension Statement {
     }
 
     /// Column `index` as bytes: a blob; the UTF-8 bytes of text.
+    @inlinable
     public func convertedData(at index: Int32, table: String, column: String) throws -> Data {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_BLOB, SQLITE_TEXT:
@@ -70,6 +75,7 @@ extension Statement {
         }
     }
 
+    @usableFromInline
     func conversionError(at index: Int32, table: String, column: String, expected: String) -> StrataError {
         StrataError.decoding("column \(table).\(column) holds \(describeColumn(index)), not \(expected)", sql: sql)
     }

@@ -199,11 +199,11 @@ public struct NodeDAO: RecordDAO {
         try statement.requireNotNull(at: 3, table: "node table", column: "order")
         try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
-            id: statement.int(at: 0),
-            default: statement.string(at: 1),
-            protocol: statement.isNull(at: 2) ? nil : statement.string(at: 2),
-            order: statement.int(at: 3),
-            parentId: statement.isNull(at: 4) ? nil : statement.int(at: 4),
+            id: try statement.convertedInt(at: 0, table: "node table", column: "id"),
+            default: try statement.convertedString(at: 1, table: "node table", column: "default value"),
+            protocol: try statement.isNull(at: 2) ? nil : statement.convertedString(at: 2, table: "node table", column: "protocol"),
+            order: try statement.convertedInt(at: 3, table: "node table", column: "order"),
+            parentId: try statement.isNull(at: 4) ? nil : statement.convertedInt(at: 4, table: "node table", column: "parentId"),
             kind: try statement.enumeration(Node.Kind.self, at: 5),
             extra: try statement.isNull(at: 6) ? nil : statement.json([String: Int].self, at: 6)
         )
@@ -419,9 +419,9 @@ public struct SettingDAO: RecordDAO {
         try statement.requireNotNull(at: 1, table: "Setting", column: "value")
         try statement.requireNotNull(at: 2, table: "Setting", column: "flag")
         return Setting(
-            key: statement.string(at: 0),
-            value: statement.string(at: 1),
-            flag: statement.bool(at: 2)
+            key: try statement.convertedString(at: 0, table: "Setting", column: "key"),
+            value: try statement.convertedString(at: 1, table: "Setting", column: "value"),
+            flag: try statement.convertedBool(at: 2, table: "Setting", column: "flag")
         )
     }
 
@@ -551,7 +551,7 @@ public struct TickDAO: RecordDAO {
     public static func decode(_ statement: Statement) throws -> Tick {
         try statement.requireNotNull(at: 0, table: "Tick", column: "id")
         return Tick(
-            id: statement.int(at: 0)
+            id: try statement.convertedInt(at: 0, table: "Tick", column: "id")
         )
     }
 
@@ -764,12 +764,12 @@ public struct EntryDAO: RecordDAO {
         try statement.requireNotNull(at: 4, table: "Entry", column: "at")
         try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
         return Entry(
-            statement: statement.int(at: 0),
-            record: statement.string(at: 1),
+            statement: try statement.convertedInt(at: 0, table: "Entry", column: "statement"),
+            record: try statement.convertedString(at: 1, table: "Entry", column: "record"),
             type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2),
             date: try statement.enumeration(Entry.DateValue.self, at: 3),
             at: try statement.date(at: 4),
-            selectId: statement.isNull(at: 5) ? nil : statement.int(at: 5),
+            selectId: try statement.isNull(at: 5) ? nil : statement.convertedInt(at: 5, table: "Entry", column: "selectId"),
             prefs: try statement.json(Prefs.self, at: 6)
         )
     }
