@@ -11,12 +11,15 @@ extension StrataCommand.Migrate {
             throw ExitCode(1)
         }
         do {
-            let db = try Database(path: database, configuration: dryRun ? .readOnly : Database.Configuration())
+            // The check runs read-only first: a refused baseline never opens the file for writing
+            // (which would switch it to WAL mode).
+            var readOnly = Database.Configuration.readOnly
+            readOnly.immutable = !FileManager.default.fileExists(atPath: database + "-wal")
+            let found = try Database(path: database, configuration: readOnly).read { conn -> [String] in
+                guard let first = migrations.first, first.version == 1 else { return [] }
+                return try MigrationBaseline.differences(conn, first: first)
+            }
             if dryRun {
-                let found = try db.read { conn -> [String] in
-                    guard let first = migrations.first else { return ["there is no migration 0001"] }
-                    return try MigrationBaseline.differences(conn, first: first)
-                }
                 if found.isEmpty {
                     print("dry run: \(database) is what 0001 creates; --baseline would record it as applied")
                 } else {
@@ -25,6 +28,12 @@ extension StrataCommand.Migrate {
                 }
                 return
             }
+            if !found.isEmpty {
+                throw StrataError(
+                    kind: .migrationRefused,
+                    message: "the database is not what \(migrations[0].fileName) creates:\n" + found.map { "  - \($0)" }.joined(separator: "\n"))
+            }
+            let db = try Database(path: database)
             let first = try MigrationBaseline.baseline(db, migrations: migrations)
             print("\(database) is at version 1: \(first.fileName) recorded as applied (baseline), nothing was run")
             let pending = migrations.filter { $0.version > first.version }

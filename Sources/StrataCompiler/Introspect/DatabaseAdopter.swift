@@ -139,6 +139,12 @@ public enum DatabaseAdopter {
             if let defaultSQL = column.defaultSQL, column.normalizedDefault != nil {
                 adoptedColumn.defaultYAML = defaultYAML(defaultSQL, keyword: choice.keyword)
             }
+            let tokens = SQLTokenizer.tokenize(column.definition)
+            if let collate = tokens.firstIndex(where: { $0.isKeyword("COLLATE") }), collate + 1 < tokens.count {
+                let warning = "collates \(tokens[collate + 1].value), which a schema file cannot express: comparisons in generated queries use it while the table keeps it, a table rebuild would not"
+                warnings.append("\(table.name).\(column.name) \(warning)")
+                adoptedColumn.comments.append(warning)
+            }
             let checks = raw.columnChecks[column.name.lowercased()] ?? []
             if let first = checks.first {
                 adoptedColumn.check = first
