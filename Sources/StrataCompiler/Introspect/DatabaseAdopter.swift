@@ -38,7 +38,10 @@ public enum DatabaseAdopter {
         }
         var configuration = Database.Configuration.readOnly
         configuration.maximumReaderCount = 1
-        configuration.immutable = !FileManager.default.fileExists(atPath: databasePath + "-wal")
+        // A `-journal` beside the file may be a hot journal to roll back first: then the plain
+        // read-only open refuses rather than read a half-written state.
+        configuration.immutable =
+            !FileManager.default.fileExists(atPath: databasePath + "-wal") && !FileManager.default.fileExists(atPath: databasePath + "-journal")
         let db = try Database(path: databasePath, configuration: configuration)
         let source = URL(fileURLWithPath: databasePath).lastPathComponent
         return try db.read { conn in try introspect(conn, databaseName: databaseName, sourceName: source) }

@@ -196,6 +196,27 @@ import Testing
         #expect(try MigrationVerifier.differences(schema: plain, migrations: try MigrationFiles.load(schemaPath: workspace.schemaPath)) == [])
     }
 
+    @Test func viewsAndTriggersAreCheckedAgainstTheTables() throws {
+        let yaml = """
+            tables:
+              Item:
+                columns:
+                  id: { type: int, primaryKey: true }
+            views:
+              bad: "SELECT nope FROM Item"
+            triggers:
+              loose: "DELETE FROM Item"
+              wrong: "CREATE TRIGGER wrong AFTER INSERT ON Missing BEGIN SELECT 1; END"
+            """
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-views-\(UUID().uuidString).schema.yml")
+        try Data(yaml.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let messages = SchemaLoader.check(path: url.path).diagnostics.map { "\($0.location.line): \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("6: SQLite rejects view 'bad'") && $0.contains("no such column: nope") }, "\(messages)")
+        #expect(messages.contains("8: trigger 'loose' must be a CREATE TRIGGER statement"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("9: SQLite rejects trigger 'wrong'") && $0.contains("Missing") }, "\(messages)")
+    }
+
     @Test func tableOptionsRenderInTheDDL() throws {
         let schema = try SchemaLoader.load(
             contents: """
