@@ -34,11 +34,14 @@ extension MigrationPlanner {
             plan(kind: "trigger", current: current.triggers.map { ($0.name, $0.sql) }, declared: declared.triggers.map { ($0.name, $0.sql) })
         }
         let triggerCreates = steps.creates
+        let triggerChanges = steps.changes
         steps.creates = []
+        steps.changes = []
         if !declared.views.isEmpty {
             plan(kind: "view", current: current.views.map { ($0.name, $0.sql) }, declared: declared.views.map { ($0.name, $0.sql) })
         }
         steps.creates += triggerCreates
+        steps.changes += triggerChanges
         return steps
     }
 }
