@@ -25,21 +25,25 @@ enum ValueCensus {
         let columns = table.columns.filter { $0.hidden == 0 }
         guard !columns.isEmpty else { return [:] }
         let from = " FROM \(SQLRenderer.quoteIdentifier(table.name))"
-        var parts: [String] = []
-        for column in columns {
-            let name = SQLRenderer.quoteIdentifier(column.name)
-            parts += ["integer", "real", "text", "blob"].map { "coalesce(sum(typeof(\(name)) = '\($0)'), 0)" }
-            parts.append("coalesce(sum(typeof(\(name)) = 'real' AND \(name) <> CAST(\(name) AS INTEGER)), 0)")
-        }
         var result: [String: ColumnCensus] = [:]
-        guard let row = try conn.fetchOne(sql: "SELECT " + parts.joined(separator: ", ") + from) else { return [:] }
-        for (offset, column) in columns.enumerated() {
-            let base = offset * 5
-            var census = ColumnCensus(
-                integers: try row.get(base), reals: try row.get(base + 1), texts: try row.get(base + 2), blobs: try row.get(base + 3),
-                fractionalReals: try row.get(base + 4))
-            try checkFormat(&census, conn: conn, column: column, from: from)
-            result[column.name.lowercased()] = census
+        // Five sums per column, in chunks that stay under SQLite's 2,000 result columns.
+        for start in stride(from: 0, to: columns.count, by: 300) {
+            let chunk = Array(columns[start..<min(start + 300, columns.count)])
+            var parts: [String] = []
+            for column in chunk {
+                let name = SQLRenderer.quoteIdentifier(column.name)
+                parts += ["integer", "real", "text", "blob"].map { "coalesce(sum(typeof(\(name)) = '\($0)'), 0)" }
+                parts.append("coalesce(sum(typeof(\(name)) = 'real' AND \(name) <> CAST(\(name) AS INTEGER)), 0)")
+            }
+            guard let row = try conn.fetchOne(sql: "SELECT " + parts.joined(separator: ", ") + from) else { continue }
+            for (offset, column) in chunk.enumerated() {
+                let base = offset * 5
+                var census = ColumnCensus(
+                    integers: try row.get(base), reals: try row.get(base + 1), texts: try row.get(base + 2), blobs: try row.get(base + 3),
+                    fractionalReals: try row.get(base + 4))
+                try checkFormat(&census, conn: conn, column: column, from: from)
+                result[column.name.lowercased()] = census
+            }
         }
         return result
     }

@@ -217,6 +217,13 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("9: SQLite rejects trigger 'wrong'") && $0.contains("Missing") }, "\(messages)")
     }
 
+    @Test func aWideTableIsCountedInChunks() throws {
+        let columns = (1...450).map { "c\($0) INTEGER" }.joined(separator: ", ")
+        let (result, schema) = try roundTrip("CREATE TABLE wide (id INTEGER PRIMARY KEY, \(columns)); INSERT INTO wide (id, c450) VALUES (1, 2);")
+        #expect(schema.tables[0].columns.count == 451)
+        #expect(result.warnings.isEmpty)
+    }
+
     @Test func tableOptionsRenderInTheDDL() throws {
         let schema = try SchemaLoader.load(
             contents: """
