@@ -301,7 +301,14 @@ public enum DatabaseAdopter {
         if tokens.count == 2, tokens[0].text == "-", keyword == "int", let value = Int("-" + tokens[1].text) {
             return String(value)
         }
-        return "{ sql: \(SchemaYAMLWriter.scalar(sql, forceQuotes: true)) }"
+        // `DEFAULT (expression)` reads back with its parentheses; `{ sql: }` adds them again.
+        var expression = sql
+        if tokens.count >= 2, tokens.first?.text == "(", SQLTokenizer.matchingClose(in: tokens, from: 0) == tokens.count - 1,
+            let open = tokens.first, let close = tokens.last
+        {
+            expression = String(sql[open.range.upperBound..<close.range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        }
+        return "{ sql: \(SchemaYAMLWriter.scalar(expression, forceQuotes: true)) }"
     }
 }
 
