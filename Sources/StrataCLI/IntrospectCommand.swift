@@ -30,7 +30,7 @@ extension StrataCommand {
             do {
                 result = try DatabaseAdopter.introspect(databasePath: databaseFile, databaseName: name)
             } catch let error as StrataError {
-                printError("error: \(error.message)")
+                printError("error: cannot introspect \(databaseFile): \(error.message)")
                 throw ExitCode(1)
             }
             for warning in result.warnings {

@@ -34,7 +34,7 @@ public enum DatabaseAdopter {
     /// it with a plain read-only open.
     public static func introspect(databasePath: String, databaseName: String) throws -> Result {
         guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw StrataError(kind: .sqlite, resultCode: 14, message: "cannot open \(databasePath): no such file")
+            throw StrataError(kind: .sqlite, resultCode: 14, message: "no such file")
         }
         var configuration = Database.Configuration.readOnly
         configuration.maximumReaderCount = 1
@@ -50,6 +50,10 @@ public enum DatabaseAdopter {
     /// Introspects the `main` database of `conn`.
     public static func introspect(_ conn: Connection, databaseName: String, sourceName: String) throws -> Result {
         let adopted = try adopt(conn, databaseName: databaseName, sourceName: sourceName)
+        guard !adopted.tables.isEmpty else {
+            let skipped = adopted.warnings.isEmpty ? "" : ": " + adopted.warnings.joined(separator: "; ")
+            throw StrataError(kind: .misuse, message: "it has no table a schema file can describe\(skipped)")
+        }
         return Result(yaml: SchemaYAMLWriter.render(adopted), warnings: adopted.warnings)
     }
 

@@ -224,6 +224,17 @@ import Testing
         #expect(result.warnings.isEmpty)
     }
 
+    @Test func aDatabaseWithNothingToDescribeIsAnError() throws {
+        #expect {
+            try introspect("CREATE TABLE loose (v TEXT)")
+        } throws: { error in
+            "\(error)".contains("no table a schema file can describe") && "\(error)".contains("table loose has no primary key")
+        }
+        #expect(throws: StrataError.self) {
+            try DatabaseAdopter.introspect(databasePath: "/nonexistent/strata.sqlite", databaseName: "X")
+        }
+    }
+
     @Test func tableOptionsRenderInTheDDL() throws {
         let schema = try SchemaLoader.load(
             contents: """
