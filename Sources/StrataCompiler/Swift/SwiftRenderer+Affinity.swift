@@ -12,6 +12,9 @@ extension SwiftRenderer {
         case .blob: method = "convertedData"
         case .date, .uuid, .enumeration, .json: return nil
         }
-        return "statement.\(method)(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName)))"
+        // The key's positions in the record's columns (the select lists them in that order).
+        let key = table.primaryKey.compactMap { name in table.columns.firstIndex { $0.name == name } }.filter { $0 < 64 }.map { "1 << \($0)" }
+        let keyArgument = key.isEmpty ? "" : ", key: " + key.joined(separator: " | ")
+        return "statement.\(method)(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName))\(keyArgument))"
     }
 }

@@ -265,7 +265,8 @@ import Testing
         #expect {
             try db.read { conn in try OrdersDAO(conn).fetchAll() }
         } throws: { error in
-            (error as? StrataError)?.kind == .decoding && "\(error)".contains("orders.total") && "\(error)".contains("n/a")
+            (error as? StrataError)?.kind == .decoding
+                && (error as? StrataError)?.message == "column orders.total holds 'n/a', not a number (in the row where id = 2)"
         }
         // Text that SQLite would convert without loss reads as the number.
         try db.writeWithoutTransaction { conn in try conn.execute(sql: "UPDATE orders SET total = ' 42 ' WHERE id = 2") }

@@ -199,11 +199,11 @@ public struct NodeDAO: RecordDAO {
         try statement.requireNotNull(at: 3, table: "node table", column: "order")
         try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
-            id: try statement.convertedInt(at: 0, table: "node table", column: "id"),
-            default: try statement.convertedString(at: 1, table: "node table", column: "default value"),
-            protocol: try statement.isNull(at: 2) ? nil : statement.convertedString(at: 2, table: "node table", column: "protocol"),
-            order: try statement.convertedInt(at: 3, table: "node table", column: "order"),
-            parentId: try statement.isNull(at: 4) ? nil : statement.convertedInt(at: 4, table: "node table", column: "parentId"),
+            id: try statement.convertedInt(at: 0, table: "node table", column: "id", key: 1 << 0),
+            default: try statement.convertedString(at: 1, table: "node table", column: "default value", key: 1 << 0),
+            protocol: try statement.isNull(at: 2) ? nil : statement.convertedString(at: 2, table: "node table", column: "protocol", key: 1 << 0),
+            order: try statement.convertedInt(at: 3, table: "node table", column: "order", key: 1 << 0),
+            parentId: try statement.isNull(at: 4) ? nil : statement.convertedInt(at: 4, table: "node table", column: "parentId", key: 1 << 0),
             kind: try statement.enumeration(Node.Kind.self, at: 5),
             extra: try statement.isNull(at: 6) ? nil : statement.json([String: Int].self, at: 6)
         )
@@ -419,9 +419,9 @@ public struct SettingDAO: RecordDAO {
         try statement.requireNotNull(at: 1, table: "Setting", column: "value")
         try statement.requireNotNull(at: 2, table: "Setting", column: "flag")
         return Setting(
-            key: try statement.convertedString(at: 0, table: "Setting", column: "key"),
-            value: try statement.convertedString(at: 1, table: "Setting", column: "value"),
-            flag: try statement.convertedBool(at: 2, table: "Setting", column: "flag")
+            key: try statement.convertedString(at: 0, table: "Setting", column: "key", key: 1 << 0),
+            value: try statement.convertedString(at: 1, table: "Setting", column: "value", key: 1 << 0),
+            flag: try statement.convertedBool(at: 2, table: "Setting", column: "flag", key: 1 << 0)
         )
     }
 
@@ -551,7 +551,7 @@ public struct TickDAO: RecordDAO {
     public static func decode(_ statement: Statement) throws -> Tick {
         try statement.requireNotNull(at: 0, table: "Tick", column: "id")
         return Tick(
-            id: try statement.convertedInt(at: 0, table: "Tick", column: "id")
+            id: try statement.convertedInt(at: 0, table: "Tick", column: "id", key: 1 << 0)
         )
     }
 
@@ -764,12 +764,12 @@ public struct EntryDAO: RecordDAO {
         try statement.requireNotNull(at: 4, table: "Entry", column: "at")
         try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
         return Entry(
-            statement: try statement.convertedInt(at: 0, table: "Entry", column: "statement"),
-            record: try statement.convertedString(at: 1, table: "Entry", column: "record"),
+            statement: try statement.convertedInt(at: 0, table: "Entry", column: "statement", key: 1 << 0 | 1 << 1),
+            record: try statement.convertedString(at: 1, table: "Entry", column: "record", key: 1 << 0 | 1 << 1),
             type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2),
             date: try statement.enumeration(Entry.DateValue.self, at: 3),
             at: try statement.date(at: 4),
-            selectId: try statement.isNull(at: 5) ? nil : statement.convertedInt(at: 5, table: "Entry", column: "selectId"),
+            selectId: try statement.isNull(at: 5) ? nil : statement.convertedInt(at: 5, table: "Entry", column: "selectId", key: 1 << 0 | 1 << 1),
             prefs: try statement.json(Prefs.self, at: 6)
         )
     }
