@@ -125,14 +125,7 @@ public enum DatabaseAdopter {
                 warnings.append("table \(table.name): \(what) \(column.name) cannot be written in a schema file; it is kept as a comment")
                 continue
             }
-            var name = Identifier.propertyName(forColumn: column.name)
-            var suffix = 2
-            let base = name
-            while propertyNames.contains(name) {
-                name = base + String(suffix)
-                suffix += 1
-            }
-            propertyNames.insert(name)
+            let name = Identifier.unique(Identifier.propertyName(forColumn: column.name), among: &propertyNames)
             var adoptedColumn = AdoptedColumn(name: name, sqlName: column.name, type: "text")
             adoptedColumn.isOptional = !column.isNotNull
             let choice = TypeChoice.choose(declared: column.type, census: census[column.name.lowercased()])
@@ -320,35 +313,6 @@ extension AdoptedSchema {
     mutating func skip(_ what: String, sql: String) {
         warnings.append("\(what); it is kept as a comment")
         skipped.append(sql)
-    }
-}
-
-/// Record names for tables: UpperCamelCase, and unique, following the generator's rules.
-struct RecordNames {
-    let databaseName: String
-    var used: Set<String> = []
-
-    init(databaseName: String) {
-        self.databaseName = databaseName
-    }
-
-    mutating func make(for sqlName: String) -> String {
-        var name = Identifier.recordName(forTable: sqlName)
-        // Names the generator refuses for a record: keywords, the types the generated code
-        // uses, the namespace's name, a DAO's name.
-        if !Identifier.isValidTypeName(name) || Identifier.typesUsedByGeneratedCode.contains(name) || name == databaseName
-            || name + "DAO" == databaseName || name.hasSuffix("DAO")
-        {
-            name += "Record"
-        }
-        let base = name
-        var suffix = 2
-        while used.contains(name) {
-            name = base + String(suffix)
-            suffix += 1
-        }
-        used.insert(name)
-        return name
     }
 }
 

@@ -88,4 +88,38 @@ enum Identifier {
         if let initial = name.unicodeScalars.first, !initial.properties.isXIDStart { name = "_" + name }
         return name
     }
+
+    /// `name`, or `name2`, `name3` … when it is already in `used`; inserted into `used`.
+    static func unique(_ name: String, among used: inout Set<String>) -> String {
+        var candidate = name
+        var suffix = 2
+        while used.contains(candidate) {
+            candidate = name + String(suffix)
+            suffix += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+}
+
+/// Record names for tables: UpperCamelCase, and unique, following the generator's rules.
+struct RecordNames {
+    let databaseName: String
+    var used: Set<String> = []
+
+    init(databaseName: String) {
+        self.databaseName = databaseName
+    }
+
+    mutating func make(for sqlName: String) -> String {
+        var name = Identifier.recordName(forTable: sqlName)
+        // Names the generator refuses for a record: keywords, the types the generated code
+        // uses, the namespace's name, a DAO's name.
+        if !Identifier.isValidTypeName(name) || Identifier.typesUsedByGeneratedCode.contains(name) || name == databaseName
+            || name + "DAO" == databaseName || name.hasSuffix("DAO")
+        {
+            name += "Record"
+        }
+        return Identifier.unique(name, among: &used)
+    }
 }
