@@ -24,6 +24,8 @@ struct AdoptedTable: Hashable, Sendable {
     /// Swift names, when the key has more than one column.
     var compositeKey: [String] = []
     var checks: [String] = []
+    /// UNIQUE constraints over several columns (Swift names).
+    var uniques: [[String]] = []
     var indexes: [AdoptedIndex] = []
     /// Comment lines written at the end of the table (what the YAML cannot express).
     var comments: [String] = []

@@ -173,8 +173,14 @@ public enum DatabaseAdopter {
             if unique.count == 1, let index = adopted.columns.firstIndex(where: { $0.sqlName.lowercased() == unique[0].lowercased() }) {
                 if table.primaryKey.map({ $0.lowercased() }) != [unique[0].lowercased()] { adopted.columns[index].isUnique = true }
             } else {
-                adopted.comments.append("UNIQUE (\(unique.joined(separator: ", ")))")
-                warnings.append("table \(table.name): the UNIQUE constraint on (\(unique.joined(separator: ", "))) cannot be written in a schema file; it is kept as a comment")
+                let names = unique.map { name in adopted.columns.first { $0.sqlName.lowercased() == name.lowercased() }?.name }
+                if names.allSatisfy({ $0 != nil }) {
+                    adopted.uniques.append(names.compactMap { $0 })
+                } else {
+                    adopted.comments.append("UNIQUE (\(unique.joined(separator: ", ")))")
+                    warnings.append(
+                        "table \(table.name): the UNIQUE constraint on (\(unique.joined(separator: ", "))) names a column the schema cannot express; it is kept as a comment")
+                }
             }
         }
         return adopted

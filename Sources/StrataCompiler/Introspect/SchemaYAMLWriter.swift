@@ -48,6 +48,10 @@ enum SchemaYAMLWriter {
         if let strict = table.strict { out.append("    strict: \(strict)") }
         if table.withoutRowid { out.append("    withoutRowid: true") }
         if !table.compositeKey.isEmpty { out.append("    primaryKey: [\(table.compositeKey.map { scalar($0) }.joined(separator: ", "))]") }
+        if !table.uniques.isEmpty {
+            let lists = table.uniques.map { "[" + $0.map { scalar($0) }.joined(separator: ", ") + "]" }
+            out.append("    unique: [\(lists.joined(separator: ", "))]")
+        }
         out.append("    columns:")
         for column in table.columns {
             for line in column.comments { out += comment(line, indent: "      ", prefix: "# ") }

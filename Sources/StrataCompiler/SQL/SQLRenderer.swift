@@ -85,6 +85,10 @@ public enum SQLRenderer {
             let names = table.primaryKeyColumns.map { quoteIdentifier($0.sqlName) }
             lines.append("PRIMARY KEY (\(names.joined(separator: ", ")))")
         }
+        for unique in table.uniqueConstraints {
+            let names = unique.map { quoteIdentifier(table.column(named: $0)?.sqlName ?? $0) }
+            lines.append("UNIQUE (\(names.joined(separator: ", ")))")
+        }
         for column in table.columns {
             guard let key = column.references else { continue }
             let parent = schema.table(named: key.table)

@@ -68,6 +68,8 @@ public struct Table: Hashable, Sendable {
     public var isWithoutRowid: Bool = false
     /// `checks:`: CHECK constraints of the table (not of one column), as SQL expressions.
     public var checks: [String] = []
+    /// `unique:`: UNIQUE constraints over several columns, each a list of Swift column names.
+    public var uniqueConstraints: [[String]] = []
 
     /// Creates a table.
     public init(

@@ -40,7 +40,7 @@ struct SchemaDecoder {
     static let topLevelKeys = ["database", "options", "tables", "views", "triggers"]
     static let optionKeys = ["strict", "foreignKeys"]
     static let tableKeys = [
-        "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks",
+        "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique",
     ]
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
@@ -210,6 +210,33 @@ struct SchemaDecoder {
         return schema
     }
 
+    /// A table's `unique: [[a, b], …]` (a single list is one constraint).
+    mutating func uniqueConstraints(_ node: YAMLNode, table: Table) -> [[String]] {
+        guard let items = node.items, !items.isEmpty else {
+            error(node.location, "'unique' must be a list of column lists, found \(node.kindDescription)", hint: "for example unique: [[a, b]]")
+            return []
+        }
+        let lists = items.allSatisfy { $0.items == nil } ? [node] : items
+        var result: [[String]] = []
+        for list in lists {
+            guard let names = list.items, !names.isEmpty else {
+                error(list.location, "a UNIQUE constraint must be a list of columns, found \(list.kindDescription)")
+                continue
+            }
+            var columns: [String] = []
+            for item in names {
+                guard let name = string(item, "a unique column") else { continue }
+                guard let column = Self.column(name, in: table) else {
+                    error(item.location, "UNIQUE names unknown column '\(name)'", hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
+                    continue
+                }
+                columns.append(column.name)
+            }
+            if columns.count == names.count { result.append(columns) }
+        }
+        return result
+    }
+
     /// The top-level `views:` or `triggers:` mapping of names to SQL.
     mutating func sqlObjects(_ node: YAMLNode?, what: String) -> [SQLObject] {
         guard let node, !node.isNull else { return [] }
@@ -299,6 +326,7 @@ struct SchemaDecoder {
         }
 
         resolvePrimaryKey(&table, &source, columnsHadErrors: diagnostics.count > before)
+        if let node = fields["unique"], !node.isNull { table.uniqueConstraints = uniqueConstraints(node, table: table) }
 
         if let indexesNode = fields["indexes"], !indexesNode.isNull {
             if let items = indexesNode.items {

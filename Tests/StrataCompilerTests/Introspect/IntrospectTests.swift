@@ -21,6 +21,7 @@ import Testing
     @discardableResult
     func roundTrip(_ sql: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (DatabaseAdopter.Result, Schema) {
         let (result, live) = try introspect(sql)
+        #expect(!result.yaml.contains("UNIQUE ("), "composite UNIQUE constraints are declared, not comments", sourceLocation: sourceLocation)
         let schema: Schema
         do {
             schema = try SchemaLoader.load(contents: result.yaml, path: "Adopted.schema.yml")
@@ -107,7 +108,7 @@ import Testing
         let (result, schema) = try roundTrip(
             """
             CREATE TABLE parent (id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL UNIQUE CHECK (length(code) = 3),
-              created TEXT DEFAULT CURRENT_TIMESTAMP, qty INTEGER DEFAULT (1 + 1), lo INT, hi INT, CHECK (lo <= hi), CHECK (hi < 100)) STRICT;
+              created TEXT DEFAULT CURRENT_TIMESTAMP, qty INTEGER DEFAULT (1 + 1), lo INT, hi INT, CHECK (lo <= hi), CHECK (hi < 100), UNIQUE (lo, hi)) STRICT;
             CREATE TABLE child (parent_code TEXT NOT NULL REFERENCES parent(code) ON DELETE CASCADE, n INTEGER NOT NULL, note TEXT,
               PRIMARY KEY (parent_code, n));
             CREATE INDEX child_note ON child (note) WHERE note IS NOT NULL AND n > 0;
@@ -119,6 +120,8 @@ import Testing
         #expect(schema.options.strict == false)
         #expect(schema.tables[0].strict == true)
         #expect(schema.tables[0].checks == ["lo <= hi", "hi < 100"])
+        #expect(schema.tables[0].uniqueConstraints == [["lo", "hi"]])
+        #expect(result.yaml.contains("    unique: [[lo, hi]]\n"))
         #expect(schema.tables[0].columns[1].check == "length(code) = 3")
         #expect(schema.tables[0].columns[1].isUnique)
         #expect(schema.tables[1].indexes.map(\.whereClause) == [nil, "note IS NOT NULL AND n > 0"])
@@ -140,12 +143,12 @@ import Testing
             CREATE TABLE c (v TEXT);
             CREATE VIRTUAL TABLE docs USING fts5(body);
             """)
-        for fragment in ["generated column twice", "FOREIGN KEY (x, y) → a(x, y)", "UNIQUE (x, y)", "CREATE INDEX b_lower ON b (lower(name))",
+        for fragment in ["generated column twice", "FOREIGN KEY (x, y) → a(x, y)", "CREATE INDEX b_lower ON b (lower(name))",
             "CREATE INDEX b_desc ON b (x DESC)", "CREATE TABLE c (v TEXT);", "CREATE VIRTUAL TABLE docs USING fts5(body);"]
         {
             #expect(result.yaml.contains("# " + fragment) || result.yaml.contains(fragment), "\(fragment)\n\(result.yaml)")
         }
-        for fragment in ["generated column twice", "more than one column", "UNIQUE constraint on (x, y)", "index b_lower", "index b_desc",
+        for fragment in ["generated column twice", "more than one column", "index b_lower", "index b_desc",
             "table c has no primary key", "virtual table docs", "shadow table", "b.name collates NOCASE"]
         {
             #expect(result.warnings.contains { $0.contains(fragment) }, "\(fragment): \(result.warnings)")
@@ -249,6 +252,7 @@ import Testing
                       a: int
                       b: { type: int, sqlType: "INT" }
                   B:
+                    unique: [flag, raw]
                     columns:
                       id: { type: int, primaryKey: true }
                       flag: { type: bool, sqlType: "BOOLEAN" }
@@ -261,6 +265,10 @@ import Testing
         #expect(ddl[1].hasSuffix(")"))
         #expect(ddl[1].contains(#""flag" BOOLEAN NOT NULL,"#), "no CHECK of Strata's own with a sqlType")
         #expect(ddl[1].contains(#""raw""#) && !ddl[1].contains(#""raw" BLOB"#))
+        #expect(ddl[1].contains(#"UNIQUE ("flag", "raw")"#))
+        #expect(throws: DiagnosticsError.self) {
+            try SchemaLoader.load(contents: "tables:\n  T:\n    unique: [[id, nope]]\n    columns:\n      id: { type: int, primaryKey: true }\n", path: "U.schema.yml")
+        }
     }
 
     // MARK: - The real CLI
