@@ -114,7 +114,8 @@ public enum DatabaseAdopter {
         var adopted = AdoptedTable(recordName: recordName, sqlName: table.name)
         if nonStrictSchema && table.isStrict { adopted.strict = true }
         adopted.withoutRowid = table.isWithoutRowid
-        let raw = RawConstraints(createTableSQL: table.sql)
+        // Tokenizing is the costly part: only tables that have a CHECK need it.
+        let raw = table.allChecks.isEmpty ? RawConstraints() : RawConstraints(createTableSQL: table.sql)
         let census = try ValueCensus.take(conn, table: table)
 
         var propertyNames = Set<String>()
@@ -139,7 +140,7 @@ public enum DatabaseAdopter {
             if let defaultSQL = column.defaultSQL, column.normalizedDefault != nil {
                 adoptedColumn.defaultYAML = defaultYAML(defaultSQL, keyword: choice.keyword)
             }
-            let tokens = SQLTokenizer.tokenize(column.definition)
+            let tokens = column.definition.range(of: "collate", options: .caseInsensitive) == nil ? [] : SQLTokenizer.tokenize(column.definition)
             if let collate = tokens.firstIndex(where: { $0.isKeyword("COLLATE") }), collate + 1 < tokens.count {
                 let warning = "collates \(tokens[collate + 1].value), which a schema file cannot express: comparisons in generated queries use it while the table keeps it, a table rebuild would not"
                 warnings.append("\(table.name).\(column.name) \(warning)")

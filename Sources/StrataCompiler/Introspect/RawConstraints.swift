@@ -6,6 +6,8 @@ struct RawConstraints {
     /// Table-constraint checks.
     var tableChecks: [String] = []
 
+    init() {}
+
     init(createTableSQL sql: String) {
         let tokens = SQLTokenizer.tokenize(sql)
         guard let open = tokens.firstIndex(where: { $0.text == "(" }) else { return }
