@@ -43,6 +43,11 @@ public final class Database: Sendable {
         /// (<https://www.sqlite.org/vfs.html>); nil, the default, uses SQLite's default VFS.
         /// Strata's reliability tests use one that injects I/O errors.
         public var vfs: String? = nil
+        /// With ``readOnly``: open the file as `immutable=1` (sqlite.org/uri.html): SQLite reads it
+        /// without taking locks and never creates a `-journal`, `-wal` or `-shm` file beside it.
+        /// Only for a file no other connection writes while it is open, and whose WAL is
+        /// checkpointed (no `-wal` file), since an immutable open ignores a `-wal` file.
+        public var immutable: Bool = false
 
         /// The default configuration.
         public init() {}
@@ -110,7 +115,10 @@ public final class Database: Sendable {
             writer = SerializedConnection(connection)
         }
         readers = ReaderPool(
-            path: path, configuration: configuration, immutable: configuration.readOnly && Database.needsImmutableReads(path, configuration))
+            path: path, configuration: configuration,
+            // An immutable open asked for must not be probed first: the probe's plain open
+            // would create the -wal and -shm files the caller wants left alone.
+            immutable: configuration.readOnly && (configuration.immutable || Database.needsImmutableReads(path, configuration)))
         if configuration.readOnly {
             // Fail now, not at the first read, when the file is not a database.
             try Database.namingFile(path) {

@@ -106,7 +106,12 @@ extension Data: DatabaseValueConvertible {
 extension Date: DatabaseValueConvertible {
     @inlinable public func bind(to statement: Statement, at index: Int32) throws { try statement.bind(self, at: index) }
     public static func decode(from value: DatabaseValue) throws -> Date {
-        if case .text(let text) = value, let date = DateFormat.date(from: text) { return date }
+        switch value {
+        case .text(let text): if let date = DateFormat.date(from: text) { return date }
+        case .integer(let seconds): return Date(timeIntervalSince1970: Double(seconds))
+        case .real(let seconds): return Date(timeIntervalSince1970: seconds)
+        default: break
+        }
         throw mismatch(value)
     }
 }

@@ -89,7 +89,9 @@ public enum DateFormat {
     }
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD HH:MM:SS` or with fractional
-    /// seconds; `T` may replace the space and a trailing `Z` is allowed. Returns nil otherwise.
+    /// seconds; `T` may replace the space, and a trailing `Z` or a UTC offset (`+02:00`,
+    /// `-0500`, `+01`) is allowed: what other tools write. Returns nil otherwise. Writes
+    /// always use the canonical UTC form of ``string(from:)``.
     public static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { date(fromUTF8: $0) }
@@ -119,6 +121,7 @@ public enum DateFormat {
         var minute: Int64 = 0
         var second: Int64 = 0
         var millis: Int64 = 0
+        var offsetSeconds: Int64 = 0
         var index = 10
         if count > 10 {
             guard bytes[10] == 32 || bytes[10] == 84, count >= 16, let h = number(11, 2), bytes[13] == 58,
@@ -146,7 +149,22 @@ public enum DateFormat {
                     guard digits > 0 else { return nil }
                 }
             }
-            if index < count, bytes[index] == 90 { index += 1 }  // Z
+            if index < count, bytes[index] == 32 { index += 1 }  // `2024-01-02 10:00:00 +02:00`
+            if index < count, bytes[index] == 90 {  // Z
+                index += 1
+            } else if index < count, bytes[index] == 43 || bytes[index] == 45 {  // +HH:MM, -HH:MM, +HHMM, +HH
+                let sign: Int64 = bytes[index] == 45 ? -1 : 1
+                guard index + 3 <= count, let h = number(index + 1, 2), h < 24 else { return nil }
+                var m: Int64 = 0
+                index += 3
+                if index < count {
+                    if bytes[index] == 58 { index += 1 }
+                    guard index + 2 <= count, let minutes = number(index, 2), minutes < 60 else { return nil }
+                    m = minutes
+                    index += 2
+                }
+                offsetSeconds = sign * (h * 3600 + m * 60)
+            }
             guard index == count else { return nil }
         }
         // Howard Hinnant's days_from_civil.
@@ -157,7 +175,7 @@ public enum DateFormat {
         let doy = (153 * mp + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
-        let total = ((days * 86_400 + hour * 3600 + minute * 60 + second) * 1000) + millis
+        let total = ((days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds) * 1000) + millis
         return Date(timeIntervalSince1970: Double(total) / 1000)
     }
 }

@@ -19,7 +19,7 @@ extension Statement {
     @inlinable
     public func int(at index: Int32, table: String, column: String) throws -> Int {
         if sqlite3_column_type(handle, index) == SQLITE_INTEGER { return Int(sqlite3_column_int64(handle, index)) }
-        return try convertedInt(at: index, table: table, column: column)
+        return try convertedInt(at: index, table: table, column: column, key: 0)
     }
 
     /// Column `index` as a double; anything but a real or an integer throws, NULL included.
@@ -27,7 +27,7 @@ extension Statement {
     public func double(at index: Int32, table: String, column: String) throws -> Double {
         let type = sqlite3_column_type(handle, index)
         if type == SQLITE_FLOAT || type == SQLITE_INTEGER { return sqlite3_column_double(handle, index) }
-        return try convertedDouble(at: index, table: table, column: column)
+        return try convertedDouble(at: index, table: table, column: column, key: 0)
     }
 
     /// Column `index` as a boolean: 0 or 1 (as stored by Strata); anything else throws.
@@ -40,9 +40,7 @@ extension Statement {
             default: break
             }
         }
-        let value = try convertedInt(at: index, table: table, column: column, expected: "a boolean (0 or 1)")
-        guard value == 0 || value == 1 else { throw mismatch(at: index, table: table, column: column, expected: "a boolean (0 or 1)") }
-        return value == 1
+        return try convertedBool(at: index, table: table, column: column, key: 0)
     }
 
     /// Column `index` as text; a blob (which may not be UTF-8) or NULL throws. A number reads
@@ -64,18 +62,15 @@ extension Statement {
         }
     }
 
-    /// Column `index` as a date (text in Strata's date format); anything else throws.
+    /// Column `index` as a date: text in one of the formats ``DateFormat`` reads, or a number
+    /// of seconds since 1970 (as other tools store them); anything else throws.
     @inlinable
     public func date(at index: Int32, table: String, column: String) throws -> Date {
-        if let bytes = sqlite3_column_text(handle, index) {
-            let count = Int(sqlite3_column_bytes(handle, index))
-            if sqlite3_column_type(handle, index) == SQLITE_TEXT,
-                let date = DateFormat.date(fromUTF8: UnsafeBufferPointer(start: bytes, count: count))
-            {
-                return date
-            }
+        do {
+            return try date(at: index)
+        } catch {
+            throw mismatch(at: index, table: table, column: column, expected: "a date")
         }
-        throw mismatch(at: index, table: table, column: column, expected: "a date")
     }
 
     /// Column `index` as a UUID (canonical text or 16 bytes); anything else throws.
@@ -109,30 +104,7 @@ extension Statement {
     }
 
     // MARK: - Slow paths
-
-    /// An integer from a value that is not stored as one: an integral real in range, or text
-    /// that is exactly an integer.
-    @usableFromInline
-    func convertedInt(at index: Int32, table: String, column: String, expected: String = "an integer") throws -> Int {
-        switch databaseValue(at: index) {
-        case .integer(let value):
-            return Int(value)
-        case .real(let value) where value == value.rounded(.towardZero) && value >= -0x1p63 && value < 0x1p63:
-            return Int(value)
-        case .text(let text):
-            if let value = Int(text) { return value }
-        default:
-            break
-        }
-        throw mismatch(at: index, table: table, column: column, expected: expected)
-    }
-
-    /// A double from a value stored as text that is exactly a finite number.
-    @usableFromInline
-    func convertedDouble(at index: Int32, table: String, column: String) throws -> Double {
-        if case .text(let text) = databaseValue(at: index), let value = Double(text), value.isFinite { return value }
-        throw mismatch(at: index, table: table, column: column, expected: "a real number")
-    }
+    // The conversions SQLite itself would make live in Statement+Affinity.swift.
 
     /// The decoding error for column `index` holding something other than `expected`.
     @usableFromInline

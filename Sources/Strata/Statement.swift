@@ -250,9 +250,14 @@ public final class Statement {
         return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
-    /// Column `index` as a date; throws when the text is not a date.
+    /// Column `index` as a date; throws when the text is not a date. A number is read as unix
+    /// epoch seconds (what other tools store in non-STRICT tables).
     @inlinable
     public func date(at index: Int32) throws -> Date {
+        let type = sqlite3_column_type(handle, index)
+        if type == SQLITE_INTEGER || type == SQLITE_FLOAT {
+            return Date(timeIntervalSince1970: sqlite3_column_double(handle, index))
+        }
         if let bytes = sqlite3_column_text(handle, index) {
             let count = Int(sqlite3_column_bytes(handle, index))
             if let date = DateFormat.date(fromUTF8: UnsafeBufferPointer(start: bytes, count: count)) {

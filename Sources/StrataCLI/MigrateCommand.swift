@@ -32,9 +32,13 @@ extension StrataCommand {
         @Option(name: .long, help: "Seconds to wait for another process that holds the database's write lock.")
         var busyTimeout: Double = migrateBusyTimeout
 
+        @Flag(name: .long, help: "Record 0001 as applied without running it, after checking the database is what it creates.")
+        var baseline = false
+
         func run() throws {
             _ = try loadSchemaOrExit(schema)
             let migrations = try loadMigrationsOrExit(schema)
+            if baseline { return try runBaseline(migrations) }
             let migrator = Migrator(migrations: migrations)
             if let to, to > migrator.latestVersion {
                 printError("error: migration refused: there is no migration \(to): the latest is \(migrator.latestVersion)")

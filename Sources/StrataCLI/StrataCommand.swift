@@ -6,6 +6,6 @@ struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Compile YAML schema files into typed SQLite persistence code.",
-        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self]
+        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self, Introspect.self]
     )
 }

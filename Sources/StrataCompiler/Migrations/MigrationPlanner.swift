@@ -160,16 +160,22 @@ public enum MigrationPlanner {
 
         // 4. Views that use a rebuilt table are dropped before and recreated after; a rebuilt
         //    table's triggers are recreated (DROP TABLE dropped them).
-        let viewsToKeep = current.views.filter { view in rebuilt.contains { SQLTokenizer.mentions(view.sql, name: $0) } }
-        let triggersToKeep = current.triggers.filter { rebuilt.contains($0.table.lowercased()) }
+        let objectSteps = viewAndTriggerSteps(current: current, declared: declared)
+        let viewsToKeep = current.views.filter { view in
+            !objectSteps.dropped.contains(view.name.lowercased()) && rebuilt.contains { SQLTokenizer.mentions(view.sql, name: $0) }
+        }
+        let triggersToKeep = current.triggers.filter {
+            !objectSteps.dropped.contains($0.name.lowercased()) && rebuilt.contains($0.table.lowercased())
+        }
+        plan.changes += objectSteps.changes
         for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
         for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) after the rebuild") }
 
         if !problems.isEmpty { throw MigrationPlanningError(problems) }
 
         let remaining =
-            dropIndexSteps + viewsToKeep.map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps + createIndexSteps
-            + triggersToKeep.map(\.sql) + viewsToKeep.map(\.sql)
+            objectSteps.drops + dropIndexSteps + viewsToKeep.map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps
+            + createIndexSteps + triggersToKeep.map(\.sql) + viewsToKeep.map(\.sql) + objectSteps.creates
         plan.statements = renames + remaining
 
         // 5. Check: the plan applied to the replayed database gives the declared structure.

@@ -5,8 +5,8 @@
 /// by type, NOT NULL, default, and place in the primary key; tables by primary key, foreign
 /// keys, UNIQUE and CHECK constraints, STRICT, WITHOUT ROWID and AUTOINCREMENT; indexes by
 /// table, key columns, uniqueness and WHERE. Column order, quoting, case and whitespace do not
-/// count. Triggers and views are not compared (a schema file cannot declare them; migrations
-/// written by hand may add them, and the planner keeps them).
+/// count. Views and triggers are compared when the schema declares some (see
+/// `SchemaDiff+ViewsAndTriggers.swift`); otherwise migrations written by hand may add them.
 public enum SchemaDiff {
     /// One sentence per difference, in a stable order; empty when the structures are equal.
     public static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
@@ -33,6 +33,7 @@ public enum SchemaDiff {
         for index in current.indexes where declared.index(named: index.name) == nil {
             result.append("index \(index.name) (\(index.summary)) is created by the migrations but not declared")
         }
+        result += viewAndTriggerDifferences(from: current, to: declared)
         return result
     }
 

@@ -42,7 +42,9 @@ public enum SQLRenderer {
 
     /// The column definition inside `CREATE TABLE`.
     public static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
-        var parts = [quoteIdentifier(column.sqlName), column.type.sqlType]
+        var parts = [quoteIdentifier(column.sqlName)]
+        let sqlType = column.sqlType ?? column.type.sqlType
+        if !sqlType.isEmpty { parts.append(sqlType) }
         let singleKey = table.primaryKey.count == 1 && table.primaryKey.first == column.name
         if singleKey {
             parts.append(column.primaryKey == .autoincrement ? "PRIMARY KEY AUTOINCREMENT" : "PRIMARY KEY")
@@ -57,7 +59,7 @@ public enum SQLRenderer {
             switch column.type {
             case .enumeration(_, let values):
                 parts.append("CHECK (\(name) IN (\(values.map(quoteLiteral).joined(separator: ", "))))")
-            case .bool:
+            case .bool where column.sqlType == nil:
                 parts.append("CHECK (\(name) IN (0, 1))")
             default:
                 break
@@ -83,6 +85,10 @@ public enum SQLRenderer {
             let names = table.primaryKeyColumns.map { quoteIdentifier($0.sqlName) }
             lines.append("PRIMARY KEY (\(names.joined(separator: ", ")))")
         }
+        for unique in table.uniqueConstraints {
+            let names = unique.map { quoteIdentifier(table.column(named: $0)?.sqlName ?? $0) }
+            lines.append("UNIQUE (\(names.joined(separator: ", ")))")
+        }
         for column in table.columns {
             guard let key = column.references else { continue }
             let parent = schema.table(named: key.table)
@@ -94,10 +100,16 @@ public enum SQLRenderer {
             if let action = key.onUpdate { line += " ON UPDATE \(action.sql)" }
             lines.append(line)
         }
+        if checks {
+            lines += table.checks.map { "CHECK (\($0))" }
+        }
         var sql = "CREATE TABLE \(quoteIdentifier(name)) (\n"
         sql += lines.map { "  " + $0 }.joined(separator: ",\n")
         sql += "\n)"
-        if schema.options.strict { sql += " STRICT" }
+        var options: [String] = []
+        if table.isStrict(in: schema) { options.append("STRICT") }
+        if table.isWithoutRowid { options.append("WITHOUT ROWID") }
+        if !options.isEmpty { sql += " " + options.joined(separator: ", ") }
         return sql
     }
 
@@ -117,6 +129,14 @@ public enum SQLRenderer {
         let tables = dependencyOrder(schema)
         return tables.map { createTableSQL($0, in: schema) }
             + tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+            + schema.views.map(createViewSQL) + schema.triggers.map(\.sql)
+    }
+
+    /// `CREATE VIEW "name" AS <select>` for a declared view; a view declared with a whole
+    /// `CREATE VIEW` statement is taken as written.
+    public static func createViewSQL(_ view: SQLObject) -> String {
+        let first = SQLTokenizer.tokenize(view.sql).first?.text.uppercased()
+        return first == "CREATE" ? view.sql : "CREATE VIEW \(quoteIdentifier(view.name)) AS \(view.sql)"
     }
 
     /// The tables of `schema` ordered so that each comes after the tables it references

@@ -52,4 +52,74 @@ enum Identifier {
     static func upperCamelCase(_ name: String) -> String {
         name.split(separator: "_").map { part in part.prefix(1).uppercased() + part.dropFirst() }.joined()
     }
+
+    /// The words of an SQL name: split at `_` and at anything that cannot be in an identifier.
+    static func words(_ sqlName: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for scalar in sqlName.unicodeScalars {
+            if scalar != "_" && scalar.properties.isXIDContinue {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        // An all-capitals word (`FIRST_NAME`) reads as a word, not an acronym.
+        return words.map { $0.count > 1 && $0 == $0.uppercased() && $0 != $0.lowercased() ? $0.lowercased() : $0 }
+    }
+
+    /// The record name for an SQL table name: `invoice_items` → `InvoiceItems`, `Artist` →
+    /// `Artist` (no singularising). A name that would start with a digit gets a leading `_`.
+    static func recordName(forTable sqlName: String) -> String {
+        var name = words(sqlName).map { SwiftNames.upperFirst($0) }.joined()
+        if name.isEmpty { name = "Table" }
+        if let first = name.unicodeScalars.first, !first.properties.isXIDStart { name = "_" + name }
+        return name
+    }
+
+    /// The Swift property name for an SQL column name: `ArtistId` → `artistId`, `first_name`
+    /// → `firstName`, `ID` → `id`. Keywords stay (the generator escapes them).
+    static func propertyName(forColumn sqlName: String) -> String {
+        let parts = words(sqlName)
+        guard let first = parts.first else { return "column" }
+        var name = SwiftNames.lowerFirst(first) + parts.dropFirst().map { SwiftNames.upperFirst($0) }.joined()
+        if let initial = name.unicodeScalars.first, !initial.properties.isXIDStart { name = "_" + name }
+        return name
+    }
+
+    /// `name`, or `name2`, `name3` … when it is already in `used`; inserted into `used`.
+    static func unique(_ name: String, among used: inout Set<String>) -> String {
+        var candidate = name
+        var suffix = 2
+        while used.contains(candidate) {
+            candidate = name + String(suffix)
+            suffix += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+}
+
+/// Record names for tables: UpperCamelCase, and unique, following the generator's rules.
+struct RecordNames {
+    let databaseName: String
+    var used: Set<String> = []
+
+    init(databaseName: String) {
+        self.databaseName = databaseName
+    }
+
+    mutating func make(for sqlName: String) -> String {
+        var name = Identifier.recordName(forTable: sqlName)
+        // Names the generator refuses for a record: keywords, the types the generated code
+        // uses, the namespace's name, a DAO's name.
+        if !Identifier.isValidTypeName(name) || Identifier.typesUsedByGeneratedCode.contains(name) || name == databaseName
+            || name + "DAO" == databaseName || name.hasSuffix("DAO")
+        {
+            name += "Record"
+        }
+        return Identifier.unique(name, among: &used)
+    }
 }

@@ -23,6 +23,10 @@ public struct Schema: Hashable, Sendable {
     public var options: Options
     /// The tables, in declaration order.
     public var tables: [Table]
+    /// Top-level `views:`, in declaration order: created after the tables, kept by migrations.
+    public var views: [SQLObject] = []
+    /// Top-level `triggers:`, in declaration order: created after the views.
+    public var triggers: [SQLObject] = []
 
     /// Creates a schema.
     public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
@@ -58,6 +62,14 @@ public struct Table: Hashable, Sendable {
     public var renamedFrom: String?
     /// Where the table is declared.
     public var location: SourceLocation?
+    /// `strict:` on the table: overrides `options: { strict: }` for this table; nil follows it.
+    public var strict: Bool?
+    /// `withoutRowid: true`: the table is created `WITHOUT ROWID`.
+    public var isWithoutRowid: Bool = false
+    /// `checks:`: CHECK constraints of the table (not of one column), as SQL expressions.
+    public var checks: [String] = []
+    /// `unique:`: UNIQUE constraints over several columns, each a list of Swift column names.
+    public var uniqueConstraints: [[String]] = []
 
     /// Creates a table.
     public init(
@@ -86,6 +98,9 @@ public struct Table: Hashable, Sendable {
 
     /// The column SQLite assigns (`primaryKey: autoincrement`), if any.
     public var autoincrementColumn: Column? { columns.first { $0.primaryKey == .autoincrement } }
+
+    /// Whether the table is created `STRICT`: its own `strict:`, else the schema's option.
+    public func isStrict(in schema: Schema) -> Bool { strict ?? schema.options.strict }
 }
 
 /// One column of a table.
@@ -122,6 +137,10 @@ public struct Column: Hashable, Sendable {
     public var doc: String?
     /// Where the column is declared.
     public var location: SourceLocation?
+    /// `sqlType:`: the declared SQL type to use in DDL instead of the type's own (an adopted
+    /// database's `VARCHAR(255)`, `DATETIME` …). With it Strata adds no CHECK of its own for
+    /// `bool` columns: the column is declared exactly as the database has it.
+    public var sqlType: String?
 
     /// Creates a column.
     public init(
@@ -193,6 +212,23 @@ public enum ColumnType: Hashable, Sendable {
 
     /// The keywords of the built-in types, for diagnostics.
     public static let keywords = ["int", "double", "bool", "text", "blob", "date", "uuid", "enum", "json"]
+}
+
+/// A view or a trigger of the top-level `views:` / `triggers:`, kept as SQL.
+public struct SQLObject: Hashable, Sendable {
+    /// The name (the key in the schema file).
+    public var name: String
+    /// A view's `SELECT` (or a whole `CREATE VIEW`); a trigger's `CREATE TRIGGER` statement.
+    public var sql: String
+    /// Where it is declared.
+    public var location: SourceLocation?
+
+    /// Creates a view or trigger.
+    public init(name: String, sql: String, location: SourceLocation? = nil) {
+        self.name = name
+        self.sql = sql
+        self.location = location
+    }
 }
 
 /// A column's default value.

@@ -231,6 +231,7 @@ extension SchemaDecoder {
                 }
             }
         }
+        checkViewsAndTriggers(schema, sqlite: sqlite)
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             for (position, query) in table.queries.enumerated() {
                 switch checkQuery(query, source: sources[tableIndex].queries[position], table: table,

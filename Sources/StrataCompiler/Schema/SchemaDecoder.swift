@@ -37,12 +37,14 @@ struct QuerySource {
 /// Turns the YAML tree into the ``Schema`` model, reporting what does not fit the schema
 /// language. Checks that need the whole table or schema live in `SchemaDecoder+Validation`.
 struct SchemaDecoder {
-    static let topLevelKeys = ["database", "options", "tables"]
+    static let topLevelKeys = ["database", "options", "tables", "views", "triggers"]
     static let optionKeys = ["strict", "foreignKeys"]
-    static let tableKeys = ["table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc"]
+    static let tableKeys = [
+        "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique",
+    ]
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
-        "column", "renamedFrom", "swiftType", "values", "doc",
+        "column", "renamedFrom", "swiftType", "values", "doc", "sqlType",
     ]
     static let indexKeys = ["columns", "name", "unique", "where"]
     static let queryKeys = ["where", "orderBy", "limit", "returns", "params", "doc"]
@@ -184,6 +186,8 @@ struct SchemaDecoder {
             if let strict = bool(options["strict"], "'strict'") { schema.options.strict = strict }
             if let keys = bool(options["foreignKeys"], "'foreignKeys'") { schema.options.foreignKeys = keys }
         }
+        schema.views = sqlObjects(top["views"], what: "views")
+        schema.triggers = sqlObjects(top["triggers"], what: "triggers")
         guard let tablesNode = top["tables"] else {
             error(root.location, "the schema has no 'tables:'", hint: "declare at least one table")
             return schema
@@ -204,6 +208,53 @@ struct SchemaDecoder {
             sources.append(source)
         }
         return schema
+    }
+
+    /// A table's `unique: [[a, b], …]` (a single list is one constraint).
+    mutating func uniqueConstraints(_ node: YAMLNode, table: Table) -> [[String]] {
+        guard let items = node.items, !items.isEmpty else {
+            error(node.location, "'unique' must be a list of column lists, found \(node.kindDescription)", hint: "for example unique: [[a, b]]")
+            return []
+        }
+        let lists = items.allSatisfy { $0.items == nil } ? [node] : items
+        var result: [[String]] = []
+        for list in lists {
+            guard let names = list.items, !names.isEmpty else {
+                error(list.location, "a UNIQUE constraint must be a list of columns, found \(list.kindDescription)")
+                continue
+            }
+            var columns: [String] = []
+            for item in names {
+                guard let name = string(item, "a unique column") else { continue }
+                guard let column = Self.column(name, in: table) else {
+                    error(item.location, "UNIQUE names unknown column '\(name)'", hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
+                    continue
+                }
+                columns.append(column.name)
+            }
+            if columns.count == names.count { result.append(columns) }
+        }
+        return result
+    }
+
+    /// The top-level `views:` or `triggers:` mapping of names to SQL.
+    mutating func sqlObjects(_ node: YAMLNode?, what: String) -> [SQLObject] {
+        guard let node, !node.isNull else { return [] }
+        guard let pairs = node.pairs else {
+            error(node.location, "'\(what)' must be a mapping of names to SQL, found \(node.kindDescription)")
+            return []
+        }
+        var result: [SQLObject] = []
+        for pair in pairs {
+            let name = pair.key.scalarText ?? ""
+            guard let sql = string(pair.value, "the SQL of '\(name)'") else { continue }
+            if result.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                error(pair.key.location, "'\(name)' is declared twice in '\(what)'")
+                continue
+            }
+            result.append(SQLObject(name: name, sql: sql, location: pair.key.location))
+        }
+        return result
     }
 
     /// `my-library` → `MyLibrary`: the default namespace for a file name.
@@ -250,6 +301,12 @@ struct SchemaDecoder {
         if let sqlName = string(fields["table"], "'table'") { table.sqlName = sqlName }
         table.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         table.renamedFrom = string(fields["renamedFrom"], "'renamedFrom'")
+        table.strict = bool(fields["strict"], "'strict'")
+        table.isWithoutRowid = bool(fields["withoutRowid"], "'withoutRowid'") ?? false
+        if let node = fields["checks"], !node.isNull {
+            let items = node.items ?? [node]
+            table.checks = items.compactMap { string($0, "a table check") }
+        }
         source.primaryKey = fields["primaryKey"]
 
         if let columnsNode = fields["columns"] {
@@ -269,6 +326,7 @@ struct SchemaDecoder {
         }
 
         resolvePrimaryKey(&table, &source, columnsHadErrors: diagnostics.count > before)
+        if let node = fields["unique"], !node.isNull { table.uniqueConstraints = uniqueConstraints(node, table: table) }
 
         if let indexesNode = fields["indexes"], !indexesNode.isNull {
             if let items = indexesNode.items {
@@ -413,6 +471,7 @@ struct SchemaDecoder {
         column.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         column.renamedFrom = string(fields["renamedFrom"], "'renamedFrom'")
         column.check = string(fields["check"], "'check'")
+        column.sqlType = string(fields["sqlType"], "'sqlType'", allowEmpty: true)
         if let unique = bool(fields["unique"], "'unique'") { column.isUnique = unique }
         let swiftType = string(fields["swiftType"], "'swiftType'")
 

@@ -126,11 +126,15 @@ public struct DAOPlan {
             if isRecordName.contains(name) { return false }
             return recordNameBySQLName[name] == table.recordName
         }
-        for child in schema.tables {
-            let references = child.columns.filter { column in
-                guard let reference = column.references else { return false }
-                return refersToThisTable(reference.table)
-            }
+        func refersToThisTable(_ column: Column) -> Bool {
+            guard let reference = column.references else { return false }
+            return refersToThisTable(reference.table)
+        }
+        for childIndex in schema.tables.indices {
+            // Most tables do not refer to this one: look before copying the table.
+            guard schema.tables[childIndex].columns.contains(where: refersToThisTable) else { continue }
+            let child = schema.tables[childIndex]
+            let references = child.columns.filter(refersToThisTable)
             for column in references {
                 guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
                 var name = SwiftNames.plural(SwiftNames.lowerFirst(child.recordName))

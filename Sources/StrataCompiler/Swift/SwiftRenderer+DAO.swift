@@ -224,6 +224,12 @@ extension SwiftRenderer {
         out.line("/// Reads a record from a row of `selectSQL`'s columns, by position.")
         out.line("@inlinable")
         out.block("public static func decode(_ statement: Statement) throws -> \(record)") { out in
+            if !table.isStrict(in: schema) {
+                for (index, column) in table.columns.enumerated() where !column.isOptional {
+                    out.line(
+                        "try statement.requireNotNull(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName)))")
+                }
+            }
             out.line("return \(record)(")
             for (index, column) in table.columns.enumerated() {
                 let separator = index == table.columns.count - 1 ? "" : ","
@@ -241,12 +247,12 @@ extension SwiftRenderer {
     /// stored type (and NULL) and throws naming the table, the column and the value. Dates,
     /// UUIDs, enums and JSON are validated in both cases.
     func readExpression(_ column: Column, at index: Int, table: Table) -> String {
-        let checked = !schema.options.strict
+        let checked = !table.isStrict(in: schema)
         let names = "table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName))"
         func reader(_ name: String) -> (String, Bool) {
             checked ? ("statement.\(name)(at: \(index), \(names))", true) : ("statement.\(name)(at: \(index))", false)
         }
-        let (call, throwing): (String, Bool)
+        var (call, throwing): (String, Bool)
         switch column.type {
         case .int: (call, throwing) = reader("int")
         case .double: (call, throwing) = reader("double")
@@ -257,6 +263,9 @@ extension SwiftRenderer {
         case .uuid: (call, throwing) = ("statement.uuid(at: \(index), \(names))", true)
         case .enumeration: (call, throwing) = ("statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))", true)
         case .json(let swiftType): (call, throwing) = ("statement.json(\(swiftType).self, at: \(index), \(names))", true)
+        }
+        if !table.isStrict(in: schema), let converted = convertedRead(column, at: index, table: table) {
+            (call, throwing) = (converted, true)
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
         return throwing ? "try " + expression : expression

@@ -200,12 +200,16 @@ public struct NodeDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Node {
+        try statement.requireNotNull(at: 0, table: "node table", column: "id")
+        try statement.requireNotNull(at: 1, table: "node table", column: "default value")
+        try statement.requireNotNull(at: 3, table: "node table", column: "order")
+        try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
-            id: try statement.int(at: 0, table: "node table", column: "id"),
-            default: try statement.string(at: 1, table: "node table", column: "default value"),
-            protocol: try statement.isNull(at: 2) ? nil : statement.string(at: 2, table: "node table", column: "protocol"),
-            order: try statement.int(at: 3, table: "node table", column: "order"),
-            parentId: try statement.isNull(at: 4) ? nil : statement.int(at: 4, table: "node table", column: "parentId"),
+            id: try statement.convertedInt(at: 0, table: "node table", column: "id", key: 1 << 0),
+            default: try statement.convertedString(at: 1, table: "node table", column: "default value", key: 1 << 0),
+            protocol: try statement.isNull(at: 2) ? nil : statement.convertedString(at: 2, table: "node table", column: "protocol", key: 1 << 0),
+            order: try statement.convertedInt(at: 3, table: "node table", column: "order", key: 1 << 0),
+            parentId: try statement.isNull(at: 4) ? nil : statement.convertedInt(at: 4, table: "node table", column: "parentId", key: 1 << 0),
             kind: try statement.enumeration(Node.Kind.self, at: 5, table: "node table", column: "kind"),
             extra: try statement.isNull(at: 6) ? nil : statement.json([String: Int].self, at: 6, table: "node table", column: "extra")
         )
@@ -422,10 +426,13 @@ public struct SettingDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Setting {
+        try statement.requireNotNull(at: 0, table: "Setting", column: "key")
+        try statement.requireNotNull(at: 1, table: "Setting", column: "value")
+        try statement.requireNotNull(at: 2, table: "Setting", column: "flag")
         return Setting(
-            key: try statement.string(at: 0, table: "Setting", column: "key"),
-            value: try statement.string(at: 1, table: "Setting", column: "value"),
-            flag: try statement.bool(at: 2, table: "Setting", column: "flag")
+            key: try statement.convertedString(at: 0, table: "Setting", column: "key", key: 1 << 0),
+            value: try statement.convertedString(at: 1, table: "Setting", column: "value", key: 1 << 0),
+            flag: try statement.convertedBool(at: 2, table: "Setting", column: "flag", key: 1 << 0)
         )
     }
 
@@ -558,8 +565,9 @@ public struct TickDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Tick {
+        try statement.requireNotNull(at: 0, table: "Tick", column: "id")
         return Tick(
-            id: try statement.int(at: 0, table: "Tick", column: "id")
+            id: try statement.convertedInt(at: 0, table: "Tick", column: "id", key: 1 << 0)
         )
     }
 
@@ -771,13 +779,18 @@ public struct EntryDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Entry {
+        try statement.requireNotNull(at: 0, table: "Entry", column: "statement")
+        try statement.requireNotNull(at: 1, table: "Entry", column: "record")
+        try statement.requireNotNull(at: 3, table: "Entry", column: "date")
+        try statement.requireNotNull(at: 4, table: "Entry", column: "at")
+        try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
         return Entry(
-            statement: try statement.int(at: 0, table: "Entry", column: "statement"),
-            record: try statement.string(at: 1, table: "Entry", column: "record"),
+            statement: try statement.convertedInt(at: 0, table: "Entry", column: "statement", key: 1 << 0 | 1 << 1),
+            record: try statement.convertedString(at: 1, table: "Entry", column: "record", key: 1 << 0 | 1 << 1),
             type: try statement.isNull(at: 2) ? nil : statement.enumeration(Entry.TypeValue.self, at: 2, table: "Entry", column: "type"),
             date: try statement.enumeration(Entry.DateValue.self, at: 3, table: "Entry", column: "date"),
             at: try statement.date(at: 4, table: "Entry", column: "at"),
-            selectId: try statement.isNull(at: 5) ? nil : statement.int(at: 5, table: "Entry", column: "selectId"),
+            selectId: try statement.isNull(at: 5) ? nil : statement.convertedInt(at: 5, table: "Entry", column: "selectId", key: 1 << 0 | 1 << 1),
             prefs: try statement.json(Prefs.self, at: 6, table: "Entry", column: "prefs")
         )
     }

@@ -1,0 +1,58 @@
+/// What `strata introspect` found in a live database, in schema-file terms: the value the
+/// introspection stage hands to the YAML writer.
+struct AdoptedSchema: Hashable, Sendable {
+    var databaseName: String
+    var sourceName: String
+    /// `options: { strict: false }` (some table is not STRICT).
+    var nonStrict = false
+    var tables: [AdoptedTable] = []
+    var views: [SQLObject] = []
+    var triggers: [SQLObject] = []
+    /// Everything the YAML cannot express or had to change, one sentence each.
+    var warnings: [String] = []
+    /// Objects the YAML cannot express, written as comments at the end.
+    var skipped: [String] = []
+}
+
+struct AdoptedTable: Hashable, Sendable {
+    var recordName: String
+    var sqlName: String
+    /// nil: follows `options`; set when it differs.
+    var strict: Bool?
+    var withoutRowid = false
+    var columns: [AdoptedColumn] = []
+    /// Swift names, when the key has more than one column.
+    var compositeKey: [String] = []
+    var checks: [String] = []
+    /// UNIQUE constraints over several columns (Swift names).
+    var uniques: [[String]] = []
+    var indexes: [AdoptedIndex] = []
+    /// Comment lines written at the end of the table (what the YAML cannot express).
+    var comments: [String] = []
+}
+
+struct AdoptedColumn: Hashable, Sendable {
+    var name: String
+    var sqlName: String
+    var type: String
+    var isOptional = false
+    /// `true` or `autoincrement`.
+    var primaryKey: String?
+    var isUnique = false
+    /// The YAML text of the default (already a YAML scalar or flow mapping).
+    var defaultYAML: String?
+    var check: String?
+    var references: String?
+    var onDelete: String?
+    var onUpdate: String?
+    var sqlType: String?
+    /// Comment lines written above the column.
+    var comments: [String] = []
+}
+
+struct AdoptedIndex: Hashable, Sendable {
+    var name: String?
+    var columns: [String]
+    var isUnique: Bool
+    var whereClause: String?
+}

@@ -1,0 +1,347 @@
+import Foundation
+import Strata
+
+/// `strata introspect`: reads an existing SQLite database and writes a schema file that
+/// reproduces it (tables, columns, keys, constraints, indexes, views, triggers).
+///
+/// The structure comes from the migration engine's ``SchemaIntrospector``; the Swift types come
+/// from each column's declared type *and* a census of the values it holds (`typeof()` counts,
+/// date and UUID format checks), so that the generated code can read every row: a `DATETIME`
+/// column holding `'yesterday'` becomes `text`, with a warning naming the value. Whatever the
+/// schema language cannot express (expression indexes, generated columns, composite foreign
+/// keys …) is written as a comment and reported as a warning, never dropped silently.
+///
+/// ```swift
+/// let result = try DatabaseAdopter.introspect(databasePath: "chinook.sqlite", databaseName: "Chinook")
+/// try result.yaml.write(toFile: "Chinook.schema.yml", atomically: true, encoding: .utf8)
+/// result.warnings.forEach { print("warning: \($0)") }
+/// ```
+public enum DatabaseAdopter {
+    /// The schema file text and the warnings.
+    public struct Result: Hashable, Sendable {
+        /// The `<Name>.schema.yml` text.
+        public var yaml: String
+        /// What the YAML could not express or had to change, one sentence each.
+        public var warnings: [String]
+    }
+
+    /// Introspects the database file at `databasePath` without changing it.
+    ///
+    /// The file is opened read-only (`SQLITE_OPEN_READONLY`). When no `-wal` file is beside it,
+    /// it is opened `immutable=1` as well, so SQLite creates no `-journal`, `-wal` or `-shm`
+    /// file (a read-only open of a WAL database would otherwise create and leave `-wal` and
+    /// `-shm`). When a `-wal` file exists it holds committed data, so the file is read through
+    /// it with a plain read-only open.
+    public static func introspect(databasePath: String, databaseName: String) throws -> Result {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw StrataError(kind: .sqlite, resultCode: 14, message: "no such file")
+        }
+        var configuration = Database.Configuration.readOnly
+        configuration.maximumReaderCount = 1
+        // A `-journal` beside the file may be a hot journal to roll back first: then the plain
+        // read-only open refuses rather than read a half-written state.
+        configuration.immutable =
+            !FileManager.default.fileExists(atPath: databasePath + "-wal") && !FileManager.default.fileExists(atPath: databasePath + "-journal")
+        let db = try Database(path: databasePath, configuration: configuration)
+        let source = URL(fileURLWithPath: databasePath).lastPathComponent
+        return try db.read { conn in try introspect(conn, databaseName: databaseName, sourceName: source) }
+    }
+
+    /// Introspects the `main` database of `conn`.
+    public static func introspect(_ conn: Connection, databaseName: String, sourceName: String) throws -> Result {
+        let adopted = try adopt(conn, databaseName: databaseName, sourceName: sourceName)
+        guard !adopted.tables.isEmpty else {
+            let skipped = adopted.warnings.isEmpty ? "" : ": " + adopted.warnings.joined(separator: "; ")
+            throw StrataError(kind: .misuse, message: "it has no table a schema file can describe\(skipped)")
+        }
+        return Result(yaml: SchemaYAMLWriter.render(adopted), warnings: adopted.warnings)
+    }
+
+    // MARK: - Structure to schema terms
+
+    static func adopt(_ conn: Connection, databaseName: String, sourceName: String) throws -> AdoptedSchema {
+        let structure = try SchemaIntrospector.introspect(conn)
+        var result = AdoptedSchema(databaseName: databaseName, sourceName: sourceName)
+
+        var kinds: [String: String] = [:]
+        for row in try conn.fetch(sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main'") {
+            kinds[(try row.get(0, as: String.self)).lowercased()] = try row.get(1)
+        }
+
+        // Tables Strata can describe, with their record names.
+        var names = RecordNames(databaseName: databaseName)
+        var adoptable: [DatabaseTable] = []
+        for table in structure.tables {
+            let kind = kinds[table.name.lowercased()] ?? "table"
+            if kind == "virtual" || kind == "shadow" || table.sql.uppercased().hasPrefix("CREATE VIRTUAL") {
+                result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
+                continue
+            }
+            if table.primaryKey.isEmpty {
+                result.skip("table \(table.name) has no primary key, which every Strata table needs", sql: table.sql)
+                continue
+            }
+            adoptable.append(table)
+        }
+        let recordNames = adoptable.map { names.make(for: $0.name) }
+        result.nonStrict = adoptable.contains { !$0.isStrict }
+
+        var tables: [AdoptedTable] = []
+        for (table, recordName) in zip(adoptable, recordNames) {
+            tables.append(try adoptTable(table, recordName: recordName, conn: conn, nonStrictSchema: result.nonStrict, warnings: &result.warnings))
+        }
+        // Foreign keys need every table's names and types.
+        for index in tables.indices {
+            resolveForeignKeys(of: &tables[index], table: adoptable[index], tables: tables, adoptable: adoptable, warnings: &result.warnings)
+        }
+        for index in tables.indices {
+            adoptIndexes(of: &tables[index], structure: structure, table: adoptable[index], warnings: &result.warnings)
+        }
+        result.tables = tables
+
+        for view in structure.views {
+            result.views.append(SQLObject(name: view.name, sql: viewBody(view.sql) ?? view.sql))
+        }
+        for trigger in structure.triggers {
+            result.triggers.append(SQLObject(name: trigger.name, sql: trigger.sql))
+        }
+        return result
+    }
+
+    static func adoptTable(
+        _ table: DatabaseTable, recordName: String, conn: Connection, nonStrictSchema: Bool, warnings: inout [String]
+    ) throws -> AdoptedTable {
+        var adopted = AdoptedTable(recordName: recordName, sqlName: table.name)
+        if nonStrictSchema && table.isStrict { adopted.strict = true }
+        adopted.withoutRowid = table.isWithoutRowid
+        // Tokenizing is the costly part: only tables that have a CHECK need it.
+        let raw = table.allChecks.isEmpty ? RawConstraints() : RawConstraints(createTableSQL: table.sql)
+        let census = try ValueCensus.take(conn, table: table)
+
+        var propertyNames = Set<String>()
+        for column in table.columns {
+            if column.hidden != 0 {
+                let what = column.hidden == 1 ? "hidden column" : "generated column"
+                adopted.comments.append("\(what) \(column.name) \(column.definition)")
+                warnings.append("table \(table.name): \(what) \(column.name) cannot be written in a schema file; it is kept as a comment")
+                continue
+            }
+            let name = Identifier.unique(Identifier.propertyName(forColumn: column.name), among: &propertyNames)
+            var adoptedColumn = AdoptedColumn(name: name, sqlName: column.name, type: "text")
+            adoptedColumn.isOptional = !column.isNotNull
+            let choice = TypeChoice.choose(declared: column.type, census: census[column.name.lowercased()])
+            adoptedColumn.type = choice.keyword
+            if let warning = choice.warning {
+                warnings.append("\(table.name).\(column.name): \(warning)")
+                adoptedColumn.comments.append(warning)
+            }
+            let rendered = ColumnType.sqlType(ofKeyword: choice.keyword)
+            if column.type != rendered { adoptedColumn.sqlType = column.type }
+            if let defaultSQL = column.defaultSQL, column.normalizedDefault != nil {
+                adoptedColumn.defaultYAML = defaultYAML(defaultSQL, keyword: choice.keyword)
+            }
+            let tokens = column.definition.range(of: "collate", options: .caseInsensitive) == nil ? [] : SQLTokenizer.tokenize(column.definition)
+            if let collate = tokens.firstIndex(where: { $0.isKeyword("COLLATE") }), collate + 1 < tokens.count {
+                let warning = "collates \(tokens[collate + 1].value), which a schema file cannot express: comparisons in generated queries use it while the table keeps it, a table rebuild would not"
+                warnings.append("\(table.name).\(column.name) \(warning)")
+                adoptedColumn.comments.append(warning)
+            }
+            let checks = raw.columnChecks[column.name.lowercased()] ?? []
+            if let first = checks.first {
+                adoptedColumn.check = first
+                adopted.checks += checks.dropFirst()
+            }
+            adopted.columns.append(adoptedColumn)
+        }
+        adopted.checks += raw.tableChecks
+
+        // Primary key.
+        let keyColumns = table.primaryKey.compactMap { key in adopted.columns.firstIndex { $0.sqlName.lowercased() == key.lowercased() } }
+        if keyColumns.count == 1, let index = keyColumns.first {
+            let isAutoincrement = table.isAutoincrement && adopted.columns[index].type == "int"
+            adopted.columns[index].primaryKey = isAutoincrement ? "autoincrement" : "true"
+        } else {
+            adopted.compositeKey = keyColumns.map { adopted.columns[$0].name }
+        }
+        for index in keyColumns where adopted.columns[index].isOptional {
+            adopted.columns[index].isOptional = false
+            warnings.append(
+                "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL; the schema declares it NOT NULL")
+        }
+
+        // UNIQUE constraints.
+        for unique in table.uniqueConstraints {
+            if unique.count == 1, let index = adopted.columns.firstIndex(where: { $0.sqlName.lowercased() == unique[0].lowercased() }) {
+                if table.primaryKey.map({ $0.lowercased() }) != [unique[0].lowercased()] { adopted.columns[index].isUnique = true }
+            } else {
+                let names = unique.map { name in adopted.columns.first { $0.sqlName.lowercased() == name.lowercased() }?.name }
+                if names.allSatisfy({ $0 != nil }) {
+                    adopted.uniques.append(names.compactMap { $0 })
+                } else {
+                    adopted.comments.append("UNIQUE (\(unique.joined(separator: ", ")))")
+                    warnings.append(
+                        "table \(table.name): the UNIQUE constraint on (\(unique.joined(separator: ", "))) names a column the schema cannot express; it is kept as a comment")
+                }
+            }
+        }
+        return adopted
+    }
+
+    static func resolveForeignKeys(
+        of adopted: inout AdoptedTable, table: DatabaseTable, tables: [AdoptedTable], adoptable: [DatabaseTable], warnings: inout [String]
+    ) {
+        for key in table.foreignKeys {
+            func keep(_ reason: String) {
+                adopted.comments.append("FOREIGN KEY \(key.summary)")
+                warnings.append("table \(table.name): foreign key \(key.summary) \(reason); it is kept as a comment")
+            }
+            guard key.columns.count == 1, key.parentColumns.count == 1 else {
+                keep("has more than one column, which a schema file cannot express")
+                continue
+            }
+            guard let index = adopted.columns.firstIndex(where: { $0.sqlName.lowercased() == key.columns[0].lowercased() }) else {
+                keep("is on a column the schema cannot express")
+                continue
+            }
+            guard let parentIndex = adoptable.firstIndex(where: { $0.name.lowercased() == key.parentTable.lowercased() }),
+                let parentColumn = tables[parentIndex].columns.first(where: { $0.sqlName.lowercased() == key.parentColumns[0].lowercased() })
+            else {
+                keep("refers to a table or column the schema does not describe")
+                continue
+            }
+            let parent = tables[parentIndex]
+            let column = adopted.columns[index]
+            let isKey = parentColumn.primaryKey != nil && parent.compositeKey.isEmpty
+            guard isKey || parentColumn.isUnique else {
+                keep("refers to a column that is neither a primary key nor unique")
+                continue
+            }
+            guard parentColumn.type == column.type else {
+                keep("joins a \(column.type) column to a \(parentColumn.type) one")
+                continue
+            }
+            let onDelete = action(key.onDelete)
+            let onUpdate = action(key.onUpdate)
+            if (onDelete == "setNull" || onUpdate == "setNull") && !column.isOptional {
+                keep("sets NULL on a NOT NULL column")
+                continue
+            }
+            if (onDelete == "setDefault" || onUpdate == "setDefault") && column.defaultYAML == nil {
+                keep("sets a default the column does not have")
+                continue
+            }
+            adopted.columns[index].references = "\(parent.recordName).\(parentColumn.name)"
+            adopted.columns[index].onDelete = onDelete
+            adopted.columns[index].onUpdate = onUpdate
+        }
+    }
+
+    /// `CASCADE` → `cascade`; `NO ACTION` (the default) → nil.
+    static func action(_ sql: String) -> String? {
+        switch sql.uppercased() {
+        case "CASCADE": "cascade"
+        case "SET NULL": "setNull"
+        case "SET DEFAULT": "setDefault"
+        case "RESTRICT": "restrict"
+        default: nil
+        }
+    }
+
+    static func adoptIndexes(of adopted: inout AdoptedTable, structure: DatabaseSchema, table: DatabaseTable, warnings: inout [String]) {
+        for index in structure.indexes(on: table.name) {
+            let columns = index.columns.map { name in adopted.columns.first { $0.sqlName.lowercased() == name.lowercased() }?.name }
+            guard columns.allSatisfy({ $0 != nil }) else {
+                adopted.comments.append(index.sql)
+                warnings.append(
+                    "index \(index.name) indexes an expression, a sort order or a collation, which a schema file cannot express; it is kept as a comment")
+                continue
+            }
+            let names = columns.compactMap { $0 }
+            let defaultName = ([table.name] + index.columns).joined(separator: "_")
+            adopted.indexes.append(
+                AdoptedIndex(
+                    name: index.name == defaultName ? nil : index.name, columns: names, isUnique: index.isUnique,
+                    whereClause: RawConstraints.indexWhere(index.sql)))
+        }
+    }
+
+    /// The `SELECT` of `CREATE VIEW name AS SELECT …`, or nil when the view has a column list
+    /// or anything else the short form would lose.
+    static func viewBody(_ sql: String) -> String? {
+        let tokens = SQLTokenizer.tokenize(sql)
+        var index = 0
+        while index < tokens.count, ["CREATE", "VIEW", "IF", "NOT", "EXISTS"].contains(tokens[index].text.uppercased()),
+            tokens[index].kind == .word
+        {
+            index += 1
+        }
+        index += 1
+        guard index < tokens.count, tokens[index].isKeyword("AS"), index + 1 < tokens.count,
+            tokens[0].isKeyword("CREATE"), tokens.count > 1, tokens[1].isKeyword("VIEW")
+        else { return nil }
+        return String(sql[tokens[index + 1].range.lowerBound...])
+    }
+
+    /// The YAML for a column default, typed when it is a plain literal of the column's type,
+    /// `{ sql: … }` otherwise (both render to the same structure).
+    static func defaultYAML(_ sql: String, keyword: String) -> String {
+        let tokens = SQLTokenizer.tokenize(sql)
+        if tokens.count == 1, let token = tokens.first {
+            switch (keyword, token.kind) {
+            case ("int", .word):
+                if let value = Int(token.text), String(value) == token.text { return token.text }
+            case ("bool", .word):
+                if token.text == "0" { return "false" }
+                if token.text == "1" { return "true" }
+            case ("double", .word):
+                if let value = Double(token.text), "\(value)" == token.text { return token.text }
+            case ("text", .string):
+                let text = String(token.text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+                return SchemaYAMLWriter.scalar(text, forceQuotes: true)
+            default:
+                break
+            }
+        }
+        if tokens.count == 2, tokens[0].text == "-", keyword == "int", let value = Int("-" + tokens[1].text) {
+            return String(value)
+        }
+        // `DEFAULT (expression)` reads back with its parentheses; `{ sql: }` adds them again.
+        var expression = sql
+        if tokens.count >= 2, tokens.first?.text == "(", SQLTokenizer.matchingClose(in: tokens, from: 0) == tokens.count - 1,
+            let open = tokens.first, let close = tokens.last
+        {
+            expression = String(sql[open.range.upperBound..<close.range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        }
+        return "{ sql: \(SchemaYAMLWriter.scalar(expression, forceQuotes: true)) }"
+    }
+}
+
+extension AdoptedSchema {
+    mutating func skip(_ what: String, sql: String) {
+        warnings.append("\(what); it is kept as a comment")
+        skipped.append(sql)
+    }
+}
+
+extension ColumnType {
+    /// The SQL type the DDL renders for a type keyword.
+    static func sqlType(ofKeyword keyword: String) -> String {
+        switch keyword {
+        case "int", "bool": "INTEGER"
+        case "double": "REAL"
+        case "blob": "BLOB"
+        default: "TEXT"
+        }
+    }
+}
+
+extension DatabaseAdopter {
+    /// The namespace for a schema written to `path`: its file stem made a type name
+    /// (`chinook.schema.yml` → `Chinook`), with `Schema` appended when the generated code
+    /// would not compile with it.
+    public static func defaultDatabaseName(forSchemaPath path: String) -> String {
+        var name = Identifier.recordName(forTable: SchemaDecoder.fileStem(path))
+        if !Identifier.isValidTypeName(name) || Identifier.typesUsedByGeneratedCode.contains(name) { name += "Schema" }
+        return name
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Renders an ``AdoptedSchema`` as a `<Name>.schema.yml` file: the last stage of
+/// `strata introspect`. The output is byte-stable: the same database gives the same text.
+enum SchemaYAMLWriter {
+    static func render(_ schema: AdoptedSchema) -> String {
+        var out: [String] = []
+        out.append("# Written by `strata introspect` from \(oneLine(schema.sourceName)).")
+        out.append("# Review it, then write the first migration and baseline the database:")
+        out.append("#   strata migration new <this file> --name initial")
+        out.append("#   strata migrate <this file> --database <the database> --baseline")
+        if !schema.warnings.isEmpty {
+            out.append("#")
+            out.append("# Warnings:")
+            for warning in schema.warnings { out += comment(warning, indent: "", prefix: "# - ") }
+        }
+        out.append("database: \(scalar(schema.databaseName))")
+        if schema.nonStrict {
+            out.append("options:")
+            out.append("  strict: false")
+        }
+        out.append("")
+        out.append("tables:")
+        for table in schema.tables {
+            render(table, &out)
+        }
+        if !schema.views.isEmpty {
+            out.append("")
+            out.append("views:")
+            for view in schema.views { out.append("  \(scalar(view.name)): \(sqlText(view.sql, indent: "    "))") }
+        }
+        if !schema.triggers.isEmpty {
+            out.append("")
+            out.append("triggers:")
+            for trigger in schema.triggers { out.append("  \(scalar(trigger.name)): \(sqlText(trigger.sql, indent: "    "))") }
+        }
+        if !schema.skipped.isEmpty {
+            out.append("")
+            out.append("# Not expressible in a schema file (kept here for reference, not managed by Strata):")
+            for sql in schema.skipped { out += comment(sql + ";", indent: "", prefix: "# ") }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ table: AdoptedTable, _ out: inout [String]) {
+        out.append("  \(scalar(table.recordName)):")
+        if table.sqlName != table.recordName { out.append("    table: \(scalar(table.sqlName))") }
+        if let strict = table.strict { out.append("    strict: \(strict)") }
+        if table.withoutRowid { out.append("    withoutRowid: true") }
+        if !table.compositeKey.isEmpty { out.append("    primaryKey: [\(table.compositeKey.map { scalar($0) }.joined(separator: ", "))]") }
+        if !table.uniques.isEmpty {
+            let lists = table.uniques.map { "[" + $0.map { scalar($0) }.joined(separator: ", ") + "]" }
+            out.append("    unique: [\(lists.joined(separator: ", "))]")
+        }
+        out.append("    columns:")
+        for column in table.columns {
+            for line in column.comments { out += comment(line, indent: "      ", prefix: "# ") }
+            out.append("      \(scalar(column.name)): \(columnValue(column))")
+        }
+        if !table.checks.isEmpty {
+            out.append("    checks:")
+            for check in table.checks { out.append("      - \(scalar(check, forceQuotes: true))") }
+        }
+        if !table.indexes.isEmpty {
+            out.append("    indexes:")
+            for index in table.indexes {
+                var fields: [String] = []
+                if let name = index.name { fields.append("name: \(scalar(name))") }
+                fields.append("columns: [\(index.columns.map { scalar($0) }.joined(separator: ", "))]")
+                if index.isUnique { fields.append("unique: true") }
+                if let condition = index.whereClause { fields.append("where: \(scalar(condition, forceQuotes: true))") }
+                out.append("      - { \(fields.joined(separator: ", ")) }")
+            }
+        }
+        if !table.comments.isEmpty {
+            out.append("    # Not expressible in a schema file (kept here for reference):")
+            for line in table.comments { out += comment(line, indent: "    ", prefix: "# ") }
+        }
+    }
+
+    /// `int`, `text?`, or `{ type: …, … }`.
+    static func columnValue(_ column: AdoptedColumn) -> String {
+        let type = column.type + (column.isOptional ? "?" : "")
+        var fields: [String] = []
+        if column.sqlName != column.name { fields.append("column: \(scalar(column.sqlName))") }
+        if let key = column.primaryKey { fields.append("primaryKey: \(key)") }
+        if column.isUnique { fields.append("unique: true") }
+        if let value = column.defaultYAML { fields.append("default: \(value)") }
+        if let check = column.check { fields.append("check: \(scalar(check, forceQuotes: true))") }
+        if let target = column.references { fields.append("references: \(scalar(target))") }
+        if let action = column.onDelete { fields.append("onDelete: \(action)") }
+        if let action = column.onUpdate { fields.append("onUpdate: \(action)") }
+        if let sqlType = column.sqlType { fields.append("sqlType: \(scalar(sqlType, forceQuotes: true))") }
+        if fields.isEmpty { return type }
+        return "{ type: \(type), \(fields.joined(separator: ", ")) }"
+    }
+
+    /// Comment lines (`# …`) for `text`, one per line of it.
+    static func comment(_ text: String, indent: String, prefix: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { offset, line in
+            indent + (offset == 0 ? prefix : "#   ") + line.replacingOccurrences(of: "\r", with: "")
+        }
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+
+    /// Words a YAML reader could take for something else than text.
+    static let specialWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
+
+    /// `text` as a YAML scalar: plain when it is an identifier-like word, double-quoted otherwise.
+    static func scalar(_ text: String, forceQuotes: Bool = false) -> String {
+        let isPlain =
+            !forceQuotes && !text.isEmpty && !specialWords.contains(text.lowercased())
+            && text.unicodeScalars.first.map { $0 == "_" || $0.properties.isXIDStart } == true
+            && text.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || $0.properties.isXIDContinue }
+        if isPlain { return text }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// SQL as a literal block (`|-`) when it spans lines and the block keeps it exactly,
+    /// double-quoted otherwise.
+    static func sqlText(_ sql: String, indent: String) -> String {
+        let lines = sql.split(separator: "\n", omittingEmptySubsequences: false)
+        let blockKeepsIt =
+            lines.count > 1 && !sql.hasSuffix("\n") && !(lines.first?.hasPrefix(" ") ?? true)
+            && !(lines.first?.hasPrefix("\t") ?? true) && !(lines.first?.isEmpty ?? true)
+            && !sql.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F }
+            && !lines.contains { !$0.isEmpty && $0.allSatisfy { $0 == " " || $0 == "\t" } }
+        guard blockKeepsIt else { return scalar(sql, forceQuotes: true) }
+        return "|-\n" + lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+    }
+}

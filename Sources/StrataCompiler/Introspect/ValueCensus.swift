@@ -1,0 +1,156 @@
+import Foundation
+import Strata
+
+/// What one column of a live table holds: how many values of each storage class (`typeof()`),
+/// and the values its declared type's Swift type could not read.
+struct ColumnCensus: Hashable, Sendable {
+    var integers = 0
+    var reals = 0
+    var texts = 0
+    var blobs = 0
+    /// Reals with a fraction (an `int` column cannot read them).
+    var fractionalReals = 0
+    /// Up to five values (as SQL literals) the tentative type cannot read.
+    var unreadable: [String] = []
+    /// How many values the tentative type cannot read.
+    var unreadableCount = 0
+}
+
+/// Takes the census of a table: one scan for the storage classes of all its columns, then one
+/// query per column whose tentative type needs a format check (bool, date, uuid).
+enum ValueCensus {
+    static let exampleCount = 5
+
+    static func take(_ conn: Connection, table: DatabaseTable) throws -> [String: ColumnCensus] {
+        let columns = table.columns.filter { $0.hidden == 0 }
+        guard !columns.isEmpty else { return [:] }
+        let from = " FROM \(SQLRenderer.quoteIdentifier(table.name))"
+        var result: [String: ColumnCensus] = [:]
+        // Five sums per column, in chunks that stay under SQLite's 2,000 result columns.
+        for start in stride(from: 0, to: columns.count, by: 300) {
+            let chunk = Array(columns[start..<min(start + 300, columns.count)])
+            var parts: [String] = []
+            for column in chunk {
+                let name = SQLRenderer.quoteIdentifier(column.name)
+                parts += ["integer", "real", "text", "blob"].map { "coalesce(sum(typeof(\(name)) = '\($0)'), 0)" }
+                parts.append("coalesce(sum(typeof(\(name)) = 'real' AND \(name) <> CAST(\(name) AS INTEGER)), 0)")
+            }
+            guard let row = try conn.fetchOne(sql: "SELECT " + parts.joined(separator: ", ") + from) else { continue }
+            for (offset, column) in chunk.enumerated() {
+                let base = offset * 5
+                var census = ColumnCensus(
+                    integers: try row.get(base), reals: try row.get(base + 1), texts: try row.get(base + 2), blobs: try row.get(base + 3),
+                    fractionalReals: try row.get(base + 4))
+                try checkFormat(&census, conn: conn, column: column, from: from)
+                result[column.name.lowercased()] = census
+            }
+        }
+        return result
+    }
+
+    /// Fills `unreadable` for bool, date and uuid columns.
+    static func checkFormat(_ census: inout ColumnCensus, conn: Connection, column: DatabaseColumn, from: String) throws {
+        let name = SQLRenderer.quoteIdentifier(column.name)
+        switch TypeChoice.tentative(declared: column.type) {
+        case "bool":
+            let condition = " WHERE \(name) IS NOT NULL AND NOT (typeof(\(name)) IN ('integer', 'real') AND \(name) IN (0, 1))"
+            census.unreadableCount = try conn.fetchValue(Int.self, sql: "SELECT count(*)" + from + condition) ?? 0
+            if census.unreadableCount > 0 {
+                census.unreadable = try examples(conn, sql: "SELECT DISTINCT quote(\(name))" + from + condition)
+            }
+        case "date", "uuid":
+            let isDate = TypeChoice.tentative(declared: column.type) == "date"
+            var bad: [String] = []
+            var count = 0
+            if census.texts > 0 {
+                for row in try conn.fetch(sql: "SELECT \(name), count(*)" + from + " WHERE typeof(\(name)) = 'text' GROUP BY 1") {
+                    let text: String = try row.get(0)
+                    let readable = isDate ? DateFormat.date(from: text) != nil : UUID(uuidString: text) != nil && text.utf8.count == 36
+                    if !readable {
+                        count += try row.get(1, as: Int.self)
+                        if bad.count < exampleCount { bad.append(SQLRenderer.quoteLiteral(text)) }
+                    }
+                }
+            }
+            // Numbers are epoch seconds for a date; a UUID reads 16-byte blobs.
+            let others =
+                isDate
+                ? " WHERE typeof(\(name)) = 'blob'"
+                : " WHERE typeof(\(name)) IN ('integer', 'real') OR (typeof(\(name)) = 'blob' AND length(\(name)) <> 16)"
+            let otherCount = try conn.fetchValue(Int.self, sql: "SELECT count(*)" + from + others) ?? 0
+            if otherCount > 0 {
+                count += otherCount
+                bad += try examples(conn, sql: "SELECT DISTINCT quote(\(name))" + from + others).prefix(exampleCount - min(bad.count, exampleCount))
+            }
+            census.unreadableCount = count
+            census.unreadable = bad
+        default:
+            break
+        }
+    }
+
+    static func examples(_ conn: Connection, sql: String) throws -> [String] {
+        try conn.fetch(sql: sql + " LIMIT \(exampleCount)").map { try $0.get(0, as: String.self) }
+    }
+}
+
+/// The schema type of a live column: from its declared type, by SQLite's affinity rules plus
+/// names, then checked against the census of its values.
+struct TypeChoice: Hashable, Sendable {
+    var keyword: String
+    var warning: String?
+
+    /// The type the declared type alone suggests (`declared` is upper-cased).
+    static func tentative(declared: String) -> String {
+        let type = declared.uppercased()
+        if type.hasPrefix("BOOL") { return "bool" }
+        if type.hasPrefix("DATE") || type.hasPrefix("TIMESTAMP") { return "date" }
+        if type.hasPrefix("UUID") || type.hasPrefix("GUID") || type.hasPrefix("UNIQUEIDENTIFIER") { return "uuid" }
+        // SQLite's affinity rules, in their order (sqlite.org/datatype3.html#determination_of_column_affinity).
+        if type.contains("INT") { return "int" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "text" }
+        if type.isEmpty || type.contains("BLOB") || type == "ANY" { return "any" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "double" }
+        return "double"  // NUMERIC, DECIMAL(10, 2) …
+    }
+
+    /// The type for a column declared `declared` whose values are `census`.
+    static func choose(declared: String, census: ColumnCensus?) -> TypeChoice {
+        let census = census ?? ColumnCensus()
+        let tentative = tentative(declared: declared)
+        let shown = declared.isEmpty ? "no type" : declared
+        func fallback(_ problem: String) -> TypeChoice {
+            let keyword = census.blobs > 0 ? "blob" : (census.texts > 0 || census.reals + census.integers == 0 ? "text" : (census.reals > 0 ? "double" : "int"))
+            return TypeChoice(keyword: keyword, warning: "declared \(shown) but \(problem); typed \(keyword) so every row reads")
+        }
+        let examples = census.unreadable.joined(separator: ", ")
+        switch tentative {
+        case "bool":
+            if census.unreadableCount == 0 { return TypeChoice(keyword: "bool") }
+            return fallback("holds \(census.unreadableCount) value(s) that are not 0 or 1 (\(examples))")
+        case "date", "uuid":
+            if census.unreadableCount == 0 { return TypeChoice(keyword: tentative) }
+            return fallback("holds \(census.unreadableCount) value(s) Strata cannot read as \(tentative == "date" ? "dates" : "UUIDs") (\(examples))")
+        case "int":
+            if census.texts + census.blobs + census.fractionalReals == 0 { return TypeChoice(keyword: "int") }
+            return fallback("holds \(census.texts) text, \(census.blobs) blob and \(census.fractionalReals) fractional value(s)")
+        case "double":
+            if census.texts + census.blobs == 0 { return TypeChoice(keyword: "double") }
+            return fallback("holds \(census.texts) text and \(census.blobs) blob value(s)")
+        case "text":
+            if census.blobs == 0 { return TypeChoice(keyword: "text") }
+            return TypeChoice(keyword: "blob", warning: "declared \(shown) but holds \(census.blobs) blob value(s); typed blob so every row reads")
+        default:
+            // No type, BLOB or ANY: whatever the values are.
+            let classes = [census.integers, census.reals, census.texts, census.blobs].filter { $0 > 0 }.count
+            if classes == 0 || census.blobs > 0 {
+                if census.blobs > 0 && census.integers + census.reals > 0 {
+                    return TypeChoice(keyword: "blob", warning: "declared \(shown) and holds blobs and numbers together; numbers read as their text's bytes")
+                }
+                return TypeChoice(keyword: "blob")
+            }
+            if census.texts > 0 { return TypeChoice(keyword: "text") }
+            return TypeChoice(keyword: census.reals > 0 ? "double" : "int")
+        }
+    }
+}

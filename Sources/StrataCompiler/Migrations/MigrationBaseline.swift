@@ -1,0 +1,58 @@
+import Foundation
+
+import Strata
+
+/// Adopting an existing database: recording its first migration as applied without running it,
+/// after checking that the database's structure is exactly what that migration creates (the
+/// same structural comparison the migration verifier uses, ``SchemaDiff``).
+///
+/// ```swift
+/// let db = try Database(path: "shop.sqlite")
+/// try MigrationBaseline.baseline(db, migrations: try MigrationFiles.load(schemaPath: "Shop.schema.yml"))
+/// ```
+public enum MigrationBaseline {
+    /// The differences between the database open on `conn` and what `first` creates; empty
+    /// when they are equal.
+    public static func differences(_ conn: Connection, first: Migration) throws -> [String] {
+        let live = try SchemaIntrospector.introspect(conn)
+        let expected = try MigrationReplay.structure(after: [first])
+        return SchemaDiff.differences(from: live, to: expected).map(phrase)
+    }
+
+    /// Records the first of `migrations` as applied, in one transaction with the check; throws
+    /// a `migrationRefused` error listing the differences, and changes nothing, when the
+    /// database is not what that migration creates.
+    @discardableResult
+    public static func baseline(_ db: Database, migrations: [Migration]) throws -> Migration {
+        let migrator = Migrator(migrations: migrations)
+        guard let first = migrator.migrations.first, first.version == 1 else {
+            throw StrataError(
+                kind: .migrationRefused,
+                message: "there is no migration 0001 to baseline; write it with 'strata migration new <schema> --name initial'")
+        }
+        return try db.writeWithoutTransaction { conn in
+            try conn.inTransaction(.immediate) {
+                let found = try differences(conn, first: first)
+                guard found.isEmpty else {
+                    throw StrataError(
+                        kind: .migrationRefused,
+                        message: "the database is not what \(first.fileName) creates:\n"
+                            + found.map { "  - \($0)" }.joined(separator: "\n"))
+                }
+                try migrator.recordAsApplied(first, on: conn)
+                return first
+            }
+        }
+    }
+
+    /// A difference in the words of a baseline: the "migrations" side is the live database.
+    static func phrase(_ difference: String) -> String {
+        difference
+            .replacingOccurrences(of: "is declared but the migrations do not create it", with: "is created by the migration but missing from the database")
+            .replacingOccurrences(of: "is created by the migrations but not declared", with: "is in the database but not created by the migration")
+            .replacingOccurrences(of: "in the schema but", with: "in the migration but")
+            .replacingOccurrences(of: "in the migrations", with: "in the database")
+            .replacingOccurrences(of: "is declared but missing", with: "is created by the migration but missing from the database")
+            .replacingOccurrences(of: "exists but is not declared", with: "is in the database but not created by the migration")
+    }
+}

@@ -1,0 +1,52 @@
+/// Views and triggers in the structural comparison.
+///
+/// A schema that declares top-level `views:` (or `triggers:`) manages all of them: a view of the
+/// database that is not declared, or one whose SQL differs, is a difference. A schema that
+/// declares none leaves them alone, so triggers and views added by hand-written migrations keep
+/// working. SQL is compared after the object's name, token by token: case, quoting, whitespace
+/// and comments do not count.
+extension SchemaDiff {
+    /// The differences in views and triggers, as sentences.
+    static func viewAndTriggerDifferences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
+        var result: [String] = []
+        if !declared.views.isEmpty {
+            result += objectDifferences(
+                kind: "view", current: current.views.map { ($0.name, $0.sql) }, declared: declared.views.map { ($0.name, $0.sql) })
+        }
+        if !declared.triggers.isEmpty {
+            result += objectDifferences(
+                kind: "trigger", current: current.triggers.map { ($0.name, $0.sql) },
+                declared: declared.triggers.map { ($0.name, $0.sql) })
+        }
+        return result
+    }
+
+    static func objectDifferences(kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]) -> [String] {
+        var result: [String] = []
+        for object in declared {
+            guard let old = current.first(where: { $0.name.lowercased() == object.name.lowercased() }) else {
+                result.append("\(kind) \(object.name) is declared but the migrations do not create it")
+                continue
+            }
+            if definition(of: old.sql) != definition(of: object.sql) {
+                result.append("\(kind) \(object.name) is defined differently in the schema and in the migrations")
+            }
+        }
+        for object in current where !declared.contains(where: { $0.name.lowercased() == object.name.lowercased() }) {
+            result.append("\(kind) \(object.name) is created by the migrations but not declared")
+        }
+        return result
+    }
+
+    /// The normalized tokens of a `CREATE VIEW` / `CREATE TRIGGER` statement after the object's
+    /// name (`CREATE [TEMP] VIEW [IF NOT EXISTS] [schema.]name`).
+    static func definition(of sql: String) -> String {
+        let tokens = SQLTokenizer.tokenize(sql)
+        var index = 0
+        let skipped: Set<String> = ["CREATE", "TEMP", "TEMPORARY", "VIEW", "TRIGGER", "IF", "NOT", "EXISTS"]
+        while index < tokens.count, tokens[index].kind == .word, skipped.contains(tokens[index].text.uppercased()) { index += 1 }
+        index += 1  // the name
+        if index + 1 < tokens.count, tokens[index].text == "." { index += 2 }  // schema.name
+        return SQLTokenizer.normalize(tokens[min(index, tokens.count)...])
+    }
+}
