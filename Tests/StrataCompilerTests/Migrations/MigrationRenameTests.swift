@@ -171,23 +171,24 @@ import Testing
         #expect(SQLName.same("Items", "iTEMS") && !SQLName.same("café", "CAFÉ") && !SQLName.same("e\u{301}", "\u{e9}"))
     }
 
-    // 4. A declared table named new_<T> does not collide with T's rebuild.
+    // 4. A declared table named new_<T>, created in the migration that rebuilds T, does not
+    //    collide with T's temporary table.
     @Test func rebuildTemporaryNameAvoidsDeclaredTables() throws {
-        let yaml = { (check: Bool) in
+        let item = { (check: Bool) in
             """
             database: Shop
             tables:
               Item:
                 table: item
                 columns: { id: { type: int, primaryKey: autoincrement }, v: \(check ? "{ type: int, check: \"v >= 0\" }" : "int") }
-              NewItem:
-                table: new_item
-                columns: { id: { type: int, primaryKey: true }, w: text }
+
             """
         }
-        let (workspace, db) = try seeded(yaml(false), rows: "INSERT INTO item (v) VALUES (1), (2); INSERT INTO new_item VALUES (1, 'w'); DELETE FROM item WHERE id = 2")
-        try step(workspace, db, to: yaml(true))
-        #expect(try db.rows("SELECT * FROM new_item") == [[.integer(1), .text("w")]])
+        let (workspace, db) = try seeded(item(false), rows: "INSERT INTO item (v) VALUES (1), (2); DELETE FROM item WHERE id = 2")
+        let v2 = item(true) + "  NewItem:\n    table: new_item\n    columns: { id: { type: int, primaryKey: true }, w: text }\n"
+        let sql = try step(workspace, db, to: v2)
+        #expect(sql.contains("CREATE TABLE \"new_item_2\""), "\(sql)")
+        try db.execute("INSERT INTO new_item VALUES (1, 'w')")
         try db.execute("INSERT INTO item (v) VALUES (5)")
         #expect(try db.rows("SELECT id, v FROM item ORDER BY id") == [[.integer(1), .integer(1)], [.integer(3), .integer(5)]])
     }
