@@ -115,19 +115,32 @@ extension MigrationPlanner {
         return result
     }
 
-    /// The renames each migration performed, as net moves (old name → final name) of tables
-    /// and of columns, read from its `ALTER TABLE … RENAME` statements.
-    static func renameHistory(_ migrations: [Migration]) -> (tables: [[Move]], columns: [[Move]]) {
-        var tables: [[Move]] = []
-        var columns: [[Move]] = []
+    /// The renames each migration performed, as net moves (old name → name after that
+    /// migration) of tables, and of columns with the name their table has after the last
+    /// migration, read from the `ALTER TABLE … RENAME` statements.
+    static func renameHistory(_ migrations: [Migration]) -> RenameHistory {
+        var history = RenameHistory()
         for migration in migrations {
-            var tableOrigin: [(origin: String, current: String)] = []
-            var columnOrigin: [(origin: String, current: String)] = []
-            func track(_ list: inout [(origin: String, current: String)], from: String, to: String) {
-                if let index = list.firstIndex(where: { SQLName.same($0.current, from) }) {
-                    list[index].current = to
+            var tableMoves: [Move] = []
+            var columnMoves: [(table: String, move: Move)] = []
+            func renameTable(from: String, to: String) {
+                if let index = tableMoves.firstIndex(where: { SQLName.same($0.to, from) }) {
+                    tableMoves[index].to = to
                 } else {
-                    list.append((from, to))
+                    tableMoves.append(Move(from: from, to: to))
+                }
+                for index in columnMoves.indices where SQLName.same(columnMoves[index].table, from) { columnMoves[index].table = to }
+                for step in history.columns.indices {
+                    for index in history.columns[step].indices where SQLName.same(history.columns[step][index].table, from) {
+                        history.columns[step][index].table = to
+                    }
+                }
+            }
+            func renameColumn(in table: String, from: String, to: String) {
+                if let index = columnMoves.firstIndex(where: { SQLName.same($0.table, table) && SQLName.same($0.move.to, from) }) {
+                    columnMoves[index].move.to = to
+                } else {
+                    columnMoves.append((table, Move(from: from, to: to)))
                 }
             }
             let tokens = SQLTokenizer.tokenize(migration.sql)
@@ -137,19 +150,36 @@ extension MigrationPlanner {
                 guard tokens[index].isKeyword("ALTER"), tokens[index + 1].isKeyword("TABLE"), tokens[index + 3].isKeyword("RENAME")
                 else { continue }
                 var at = index + 4
-                if tokens[at].isKeyword("TO"), at + 1 < tokens.count {
-                    track(&tableOrigin, from: tokens[index + 2].value, to: tokens[at + 1].value)
+                if tokens[at].isKeyword("TO") {
+                    renameTable(from: tokens[index + 2].value, to: tokens[at + 1].value)
                     continue
                 }
                 if tokens[at].isKeyword("COLUMN") { at += 1 }
                 if at + 2 < tokens.count, tokens[at + 1].isKeyword("TO") {
-                    track(&columnOrigin, from: tokens[at].value, to: tokens[at + 2].value)
+                    renameColumn(in: tokens[index + 2].value, from: tokens[at].value, to: tokens[at + 2].value)
                 }
             }
-            tables.append(tableOrigin.filter { !SQLName.identical($0.origin, $0.current) }.map { Move(from: $0.origin, to: $0.current) })
-            columns.append(columnOrigin.filter { !SQLName.identical($0.origin, $0.current) }.map { Move(from: $0.origin, to: $0.current) })
+            history.tables.append(tableMoves.filter { !SQLName.identical($0.from, $0.to) })
+            history.columns.append(columnMoves.filter { !SQLName.identical($0.move.from, $0.move.to) }.map { ColumnMove(table: $0.table, move: $0.move) })
         }
-        return (tables, columns)
+        return history
+    }
+
+    /// A column rename of the history, with its table's latest name.
+    struct ColumnMove: Hashable {
+        var table: String
+        var move: Move
+    }
+
+    /// The renames done by each existing migration.
+    struct RenameHistory: Hashable {
+        var tables: [[Move]] = []
+        var columns: [[ColumnMove]] = []
+
+        /// The column renames of each migration in the table named `table` now.
+        func columns(of table: String) -> [[Move]] {
+            columns.map { $0.filter { SQLName.same($0.table, table) }.map(\.move) }
+        }
     }
 
     /// A name that is none of `taken` (compared as SQLite compares names); `taken` gets it.

@@ -76,7 +76,7 @@ public enum MigrationPlanner {
     /// The renames still to do, in order, as statements (with their summary lines), for the
     /// database on `conn`. `history` holds the renames each existing migration performed.
     static func renameStatements(
-        schema: Schema, declared: DatabaseSchema, conn: Connection, history: (tables: [[Move]], columns: [[Move]])?
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
     ) throws -> (statements: [String], changes: [String]) {
         var statements: [String] = []
         var changes: [String] = []
@@ -94,7 +94,9 @@ public enum MigrationPlanner {
         for table in schema.tables {
             guard let old = renamed.table(named: table.sqlName) else { continue }
             let hints = table.columns.compactMap { column in column.renamedFrom.map { RenameHint(to: column.sqlName, from: $0) } }
-            let pending = pendingHints(hints, existing: old.columns.map(\.name), done: history?.columns)
+            // The history knows the table by its name before this migration's table renames.
+            let previousName = pendingTables.last(where: { SQLName.same($0.to, table.sqlName) })?.from ?? old.name
+            let pending = pendingHints(hints, existing: old.columns.map(\.name), done: history?.columns(of: previousName))
             var takenColumns = Set((old.columns.map(\.name) + table.columns.map(\.sqlName)).map(SQLName.key))
             for hint in pending { changes.append("rename column \(old.name).\(hint.from) to \(hint.to)") }
             for move in orderedMoves(pending, direct: true, temporary: { freshName("strata_rename", avoiding: &takenColumns) }) {
@@ -106,7 +108,7 @@ public enum MigrationPlanner {
     }
 
     static func plan(
-        schema: Schema, current conn: Connection, options: Options, history: (tables: [[Move]], columns: [[Move]])?
+        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?
     ) throws -> MigrationPlan {
         let declared = try MigrationReplay.declaredStructure(of: schema)
         var plan = MigrationPlan()
