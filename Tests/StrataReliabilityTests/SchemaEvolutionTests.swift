@@ -16,7 +16,7 @@ import Testing
 /// chain the database is compared with a fresh one built from the final schema with the model's
 /// rows: same structure, same rows, the verifier agrees and planning again changes nothing.
 ///
-/// `swift test` runs 150 trials; `STRATA_LONG_TESTS=1` (scripts/reliability.sh) runs 3,000;
+/// `swift test` runs 200 trials; `STRATA_LONG_TESTS=1` (scripts/reliability.sh) runs 3,000;
 /// `STRATA_EVOLUTION_TRIALS` and `STRATA_EVOLUTION_SEED` override.
 @Suite struct SchemaEvolutionTests {
     enum Kind: String { case int, text, double }
@@ -560,7 +560,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(30))) func randomEvolutionsKeepEveryRow() throws {
-        let trials = Reliability.size("STRATA_EVOLUTION_TRIALS", fast: 150, long: 3000)
+        let trials = Reliability.size("STRATA_EVOLUTION_TRIALS", fast: 200, long: 3000)
         let base = UInt64(Reliability.environment["STRATA_EVOLUTION_SEED"] ?? "") ?? 21
         var figures = Figures()
         for trial in 0..<trials {

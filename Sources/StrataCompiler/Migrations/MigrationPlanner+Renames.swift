@@ -84,6 +84,24 @@ extension MigrationPlanner {
         return caseOnly + moves.indices.filter { pending.contains($0) }.map { moves[$0] }
     }
 
+    /// Why a hint `from → name` that is not to do cannot be planned, or nil: both names are in
+    /// the database, `name` stays, and `from` is declared nowhere (so it would be dropped).
+    /// Either an earlier migration did this rename and `from` is an old column to drop now, or
+    /// `name` is to be dropped and `from` renamed into its place: the database looks the same
+    /// both ways, so the planner does not guess.
+    static func ambiguousHint(
+        kind: String, name: String, target: String, from: String, existing: [String], declared: [String], pending: [RenameHint]
+    ) -> String? {
+        guard let source = existing.first(where: { SQLName.same($0, from) }), !SQLName.same(source, target),
+            existing.contains(where: { SQLName.same($0, target) }),
+            !declared.contains(where: { SQLName.same($0, source) }),
+            !pending.contains(where: { SQLName.same($0.to, target) })
+        else { return nil }
+        return "\(kind) \(name) has `renamedFrom: \(from)`, but the database has both \(source) and \(target) and \(source) is no longer declared: "
+            + "if an earlier migration already did this rename, remove `renamedFrom: \(from)` (\(source) is then dropped, with --allow-destructive); "
+            + "if the old \(target) is to be replaced by \(source), drop \(target) in a migration of its own first"
+    }
+
     /// `pending` as an order of single renames, through temporary names where a name is still
     /// taken. `temporary` returns a fresh name each time it is called; `direct` says whether a
     /// case-only rename can be done in one step (columns yes, tables no).

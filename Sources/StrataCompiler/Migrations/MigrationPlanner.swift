@@ -22,9 +22,15 @@ public struct MigrationPlan: Hashable, Sendable {
 public struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
     /// One sentence per problem, each saying what to do.
     public var problems: [String]
+    /// Where in the schema file each problem is, when it is at one line (parallel to
+    /// ``problems``; nil for a problem of the whole schema).
+    public var locations: [SourceLocation?]
 
     /// Creates the error.
-    public init(_ problems: [String]) { self.problems = problems }
+    public init(_ problems: [String], locations: [SourceLocation?] = []) {
+        self.problems = problems
+        self.locations = problems.indices.map { $0 < locations.count ? locations[$0] : nil }
+    }
 
     public var description: String { problems.joined(separator: "\n") }
 }
@@ -77,13 +83,22 @@ public enum MigrationPlanner {
     /// database on `conn`. `history` holds the renames each existing migration performed.
     static func renameStatements(
         schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
-    ) throws -> (statements: [String], changes: [String]) {
+    ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)]) {
         var statements: [String] = []
         var changes: [String] = []
+        var refusals: [(String, SourceLocation?)] = []
         let before = try SchemaIntrospector.introspect(conn)
         var taken = takenTableNames(before, declared: declared, schema: schema)
         let tableHints = schema.tables.compactMap { table in table.renamedFrom.map { RenameHint(to: table.sqlName, from: $0) } }
         let pendingTables = pendingHints(tableHints, existing: before.tables.map(\.name), done: history?.tables)
+        for table in schema.tables {
+            guard let from = table.renamedFrom,
+                let problem = ambiguousHint(
+                    kind: "table", name: table.sqlName, target: table.sqlName, from: from, existing: before.tables.map(\.name),
+                    declared: schema.tables.map(\.sqlName), pending: pendingTables)
+            else { continue }
+            refusals.append((problem, table.location))
+        }
         for hint in pendingTables { changes.append("rename table \(hint.from) to \(hint.to)") }
         for move in orderedMoves(pendingTables, direct: false, temporary: { freshName("strata_rename", avoiding: &taken) }) {
             statements.append("ALTER TABLE \(q(move.from)) RENAME TO \(q(move.to))")
@@ -97,6 +112,14 @@ public enum MigrationPlanner {
             // The history knows the table by its name before this migration's table renames.
             let previousName = pendingTables.last(where: { SQLName.same($0.to, table.sqlName) })?.from ?? old.name
             let pending = pendingHints(hints, existing: old.columns.map(\.name), done: history?.columns(of: previousName))
+            for column in table.columns {
+                guard let from = column.renamedFrom,
+                    let problem = ambiguousHint(
+                        kind: "column", name: "\(old.name).\(column.sqlName)", target: column.sqlName, from: from, existing: old.columns.map(\.name),
+                        declared: table.columns.map(\.sqlName), pending: pending)
+                else { continue }
+                refusals.append((problem, column.location))
+            }
             var takenColumns = Set((old.columns.map(\.name) + table.columns.map(\.sqlName)).map(SQLName.key))
             for hint in pending { changes.append("rename column \(old.name).\(hint.from) to \(hint.to)") }
             for move in orderedMoves(pending, direct: true, temporary: { freshName("strata_rename", avoiding: &takenColumns) }) {
@@ -104,7 +127,7 @@ public enum MigrationPlanner {
             }
         }
         try statements[columnStart...].forEach { try conn.execute(sql: $0) }
-        return (statements, changes)
+        return (statements, changes, refusals)
     }
 
     static func plan(
@@ -116,7 +139,8 @@ public enum MigrationPlanner {
 
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
-        let (renames, renameChanges) = try renameStatements(schema: schema, declared: declared, conn: conn, history: history)
+        let (renames, renameChanges, refusals) = try renameStatements(schema: schema, declared: declared, conn: conn, history: history)
+        if !refusals.isEmpty { throw MigrationPlanningError(refusals.map(\.0), locations: refusals.map(\.1)) }
         plan.changes += renameChanges
         let current = try SchemaIntrospector.introspect(conn)
         var taken = takenTableNames(current, declared: declared, schema: schema)

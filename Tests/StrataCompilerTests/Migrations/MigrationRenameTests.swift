@@ -259,3 +259,21 @@ import Testing
         }
     }
 }
+
+extension MigrationRenameTests {
+    /// Both names in the database and the old one no longer declared: "drop b, rename a to b"
+    /// and "a was renamed to b long ago, drop the old a" look the same, so the planner refuses
+    /// at the hint's line instead of guessing.
+    @Test func ambiguousHintIsRefusedAtItsLine() throws {
+        let (workspace, db) = try seeded(
+            Self.person("      a: text?\n      b: text?"), rows: "INSERT INTO person (a, b) VALUES ('from a', 'from b')")
+        do {
+            try workspace.evolve(to: Self.person("      b: { type: text?, renamedFrom: a }"), name: "change", allowDestructive: true)
+            Issue.record("expected a refusal")
+        } catch let error as MigrationPlanningError {
+            #expect(error.problems.count == 1 && error.problems[0].contains("has both a and b"), "\(error)")
+            #expect(error.locations.first??.line == 7, "\(error.locations)")
+        }
+        #expect(try db.rows("SELECT a, b FROM person") == [[.text("from a"), .text("from b")]])
+    }
+}
