@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The long reliability run of docs/Reliability.md: 50 SIGKILLs of `strata migrate` on 200,000
-# rows, 100,000 fuzzed schema inputs, a 30-second concurrency stress, the fault tests.
+# rows, 100,000 fuzzed schema inputs, a 30-second concurrency stress, the fault tests, 3,000
+# random schema evolutions.
 # Each suite runs on its own (so timings are not disturbed by the others) and is bounded by
 # `timeout`; the figures are printed at the end and kept in $STRATA_FIGURES_FILE.
 #
@@ -8,7 +9,8 @@
 #   STRATA_KILL_TRIALS=100 scripts/reliability.sh CrashSafetyTests
 #
 # Sizes can be overridden: STRATA_KILL_ROWS, STRATA_KILL_TRIALS, STRATA_FUZZ_INPUTS,
-# STRATA_FUZZ_LARGEST, STRATA_STRESS_SECONDS, STRATA_NAME_TRIALS.
+# STRATA_FUZZ_LARGEST, STRATA_STRESS_SECONDS, STRATA_NAME_TRIALS, STRATA_EVOLUTION_TRIALS,
+# STRATA_EVOLUTION_SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${STRATA_SCRATCH_PATH:-.build-reliability}"
@@ -18,7 +20,7 @@ mkdir -p "$(dirname "$STRATA_FIGURES_FILE")"
 rm -f "$STRATA_FIGURES_FILE"
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-    suites=(CrashSafetyTests DiskFullTests ConcurrencyStressTests InjectionTests SchemaFuzzTests)
+    suites=(CrashSafetyTests DiskFullTests ConcurrencyStressTests InjectionTests SchemaFuzzTests SchemaEvolutionTests)
 fi
 swift build --build-tests --scratch-path "$scratch"
 status=0

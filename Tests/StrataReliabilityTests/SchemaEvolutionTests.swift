@@ -173,6 +173,8 @@ import Testing
         /// The names of the tables and columns (by uid) in the database now: only they get a
         /// `renamedFrom`, and it names what the database has.
         var databaseNames: [Int: String] = [:]
+        /// Columns retyped in this migration (SQLite converts once, from the stored value).
+        var retyped: Set<Int> = []
         var retiredTables: Set<SQLName.Key> = []
         var retiredColumns: [Int: Set<SQLName.Key>] = [:]
     }
@@ -213,7 +215,11 @@ import Testing
             for id in model.tables[t].rows.keys { model.tables[t].rows[id]?[column.uid] = column.defaultValue ?? .null }
             model.tables[t].columns.insert(column, at: Int.random(in: 0...model.tables[t].columns.count, using: &rng))
         case "drop column":
-            guard let c = model.tables[t].columns.indices.randomElement(using: &rng) else { return nil }
+            // Not one renamed in this migration: "rename a to b, drop b" leaves b's old name
+            // free in the schema but not in the database.
+            guard let c = model.tables[t].columns.indices.randomElement(using: &rng),
+                step.databaseNames[model.tables[t].columns[c].uid].map({ SQLName.identical($0, model.tables[t].columns[c].name) }) ?? true
+            else { return nil }
             let column = model.tables[t].columns.remove(at: c)
             model.tables[t].indexes.removeAll { $0.columns.contains(column.uid) }
             for id in model.tables[t].rows.keys { model.tables[t].rows[id]?[column.uid] = nil }
@@ -263,8 +269,9 @@ import Testing
             let eligible = model.tables[t].columns.indices.filter {
                 model.tables[t].columns[$0].kind != .text && model.tables[t].columns[$0].reference == nil
             }
-            guard let c = eligible.randomElement(using: &rng) else { return nil }
+            guard let c = eligible.randomElement(using: &rng), !step.retyped.contains(model.tables[t].columns[c].uid) else { return nil }
             let column = model.tables[t].columns[c]
+            step.retyped.insert(column.uid)
             let to: Kind = column.kind == .int && Bool.random(using: &rng) ? .double : .text
             model.tables[t].columns[c].kind = to
             model.tables[t].columns[c].defaultValue = column.defaultValue.map { converted($0, to: to) }
@@ -319,7 +326,9 @@ import Testing
             }
             model.tables.append(table)
         case "drop table":
-            guard model.tables.count > 1, !isReferenced(model.tables[t].uid, in: model) else { return nil }
+            guard model.tables.count > 1, !isReferenced(model.tables[t].uid, in: model),
+                step.databaseNames[model.tables[t].uid].map({ SQLName.identical($0, model.tables[t].name) }) ?? true
+            else { return nil }
             let table = model.tables.remove(at: t)
             let gone = step.databaseNames[table.uid] ?? table.name
             for index in model.tables.indices where model.tables[index].hint.map({ SQLName.same($0, gone) }) == true {
@@ -401,6 +410,24 @@ import Testing
         return kind
     }
 
+    /// Edits of one migration can combine into a UNIQUE the rows violate (a unique index, then
+    /// NULLs filled with one default): such a UNIQUE is left out, as a user would.
+    static func keepUniqueSatisfiable(_ model: inout Model) {
+        for t in model.tables.indices {
+            let rows = Array(model.tables[t].rows.values)
+            for c in model.tables[t].columns.indices where model.tables[t].columns[c].unique {
+                let uid = model.tables[t].columns[c].uid
+                if !distinct(rows.map { $0[uid] ?? .null }) { model.tables[t].columns[c].unique = false }
+            }
+            for i in model.tables[t].indexes.indices where model.tables[t].indexes[i].unique {
+                let uids = model.tables[t].indexes[i].columns
+                let keys = rows.filter { row in uids.allSatisfy { row[$0] != nil && row[$0] != .null } }
+                    .map { row in DatabaseValue.text(uids.map { "\(row[$0] ?? .null)" }.joined(separator: "|")) }
+                if !distinct(keys) { model.tables[t].indexes[i].unique = false }
+            }
+        }
+    }
+
     // MARK: - Rows
 
     /// Values for a new row of `table` with id `id`.
@@ -476,6 +503,7 @@ import Testing
                     for _ in 0..<Int.random(in: 1...3, using: &rng) {
                         if let kind = edit(&model, &step, &rng) { figures.edits[kind, default: 0] += 1 }
                     }
+                    keepUniqueSatisfiable(&model)
                 }
                 let yaml = yaml(model)
                 history.append(yaml)

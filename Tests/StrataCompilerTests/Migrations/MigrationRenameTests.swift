@@ -277,3 +277,26 @@ extension MigrationRenameTests {
         #expect(try db.rows("SELECT a, b FROM person") == [[.text("from a"), .text("from b")]])
     }
 }
+
+extension MigrationRenameTests {
+    /// The example of docs/Migrations.md ("Renames"), statement for statement.
+    @Test func documentedRenameExample() throws {
+        let (workspace, db) = try seeded(
+            Self.person("      name: text?\n      first: text\n      last: text"),
+            rows: "INSERT INTO person (name, first, last) VALUES ('Ann Lee', 'Ann', 'Lee')")
+        let sql = try step(
+            workspace, db,
+            to: Self.person(
+                "      fullName: { type: text?, renamedFrom: name }\n      name: text?\n      first: { type: text, renamedFrom: last }\n      last: { type: text, renamedFrom: first }"))
+        let statements = sql.split(separator: "\n").filter { $0.hasPrefix("ALTER") }
+        #expect(
+            statements == [
+                "ALTER TABLE \"person\" RENAME COLUMN \"name\" TO \"fullName\";",
+                "ALTER TABLE \"person\" RENAME COLUMN \"last\" TO \"strata_rename\";",
+                "ALTER TABLE \"person\" RENAME COLUMN \"first\" TO \"last\";",
+                "ALTER TABLE \"person\" RENAME COLUMN \"strata_rename\" TO \"first\";",
+                "ALTER TABLE \"person\" ADD COLUMN \"name\" TEXT;",
+            ], "\(sql)")
+        #expect(try db.rows("SELECT fullName, name, first, last FROM person") == [[.text("Ann Lee"), .null, .text("Lee"), .text("Ann")]])
+    }
+}
