@@ -175,6 +175,9 @@ import Testing
         var databaseNames: [Int: String] = [:]
         /// Columns retyped in this migration (SQLite converts once, from the stored value).
         var retyped: Set<Int> = []
+        /// Columns whose NULLs are filled with the default in this migration (the migration
+        /// fills them with the final default, once).
+        var filled: Set<Int> = []
         var retiredTables: Set<SQLName.Key> = []
         var retiredColumns: [Int: Set<SQLName.Key>] = [:]
     }
@@ -342,7 +345,7 @@ import Testing
             guard let c = model.tables[t].columns.indices.randomElement(using: &rng) else { return nil }
             let column = model.tables[t].columns[c]
             // A column added in this migration takes its default into the existing rows.
-            guard step.databaseNames[column.uid] != nil else { return nil }
+            guard step.databaseNames[column.uid] != nil, !step.filled.contains(column.uid) else { return nil }
             if column.defaultValue != nil, column.optional, Bool.random(using: &rng) {
                 model.tables[t].columns[c].defaultValue = nil
             } else {
@@ -353,7 +356,9 @@ import Testing
             // The generated values and defaults all pass the checks.
             model.tables[t].columns[c].check.toggle()
         case "toggle not null":
-            guard let c = model.tables[t].columns.indices.randomElement(using: &rng) else { return nil }
+            guard let c = model.tables[t].columns.indices.randomElement(using: &rng),
+                !step.filled.contains(model.tables[t].columns[c].uid)
+            else { return nil }
             let column = model.tables[t].columns[c]
             if !column.optional {
                 model.tables[t].columns[c].optional = true
@@ -365,6 +370,7 @@ import Testing
             for id in rows.keys where rows[id]?[column.uid] == .null { rows[id]?[column.uid] = fill }
             if column.unique, !distinct(rows.values.compactMap { $0[column.uid] }) { return nil }
             model.tables[t].rows = rows
+            step.filled.insert(column.uid)
             model.tables[t].columns[c].optional = false
             model.tables[t].columns[c].defaultValue = fill
         case "add foreign key":
@@ -435,7 +441,9 @@ import Testing
         var row: [Int: DatabaseValue] = [:]
         for column in table.columns {
             if let reference = column.reference {
-                row[column.uid] = model.table(reference.table)?.rows[1] != nil && Bool.random(using: &rng) ? .integer(1) : .null
+                // Only row 1 is referenced, so a unique foreign key column stays NULL.
+                let unique = column.unique || table.indexes.contains { $0.unique && $0.columns == [column.uid] }
+                row[column.uid] = !unique && model.table(reference.table)?.rows[1] != nil && Bool.random(using: &rng) ? .integer(1) : .null
             } else if column.optional && Int.random(in: 0..<4, using: &rng) == 0 {
                 row[column.uid] = .null
             } else {

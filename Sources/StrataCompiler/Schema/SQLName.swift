@@ -32,13 +32,24 @@ public enum SQLName {
 
     /// The comparable form of `name`.
     public static func key(_ name: String) -> Key {
-        Key(bytes: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
+        Key(bytes: name.utf8.map(folded))
     }
 
     /// Whether SQLite takes `a` and `b` for the same name.
     public static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && key(a) == key(b)
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                if x != y && folded(x) != folded(y) { return false }
+            default: return false
+            }
+        }
     }
+
+    static func folded(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
 
     /// Whether `a` and `b` are spelled exactly alike (byte for byte, not up to Unicode
     /// canonical equivalence as Swift's `==` is).

@@ -25,7 +25,7 @@ extension SchemaDecoder {
             let key = SQLName.key(table.sqlName)
             if let first = sqlNames[key] {
                 tableError(index, location, "table '\(table.recordName)' has the same SQL name '\(table.sqlName)' as table '\(first)'",
-                           hint: "SQLite ignores the case of ASCII letters in names; set a different 'table:'")
+                           hint: "SQL names are case-insensitive for ASCII letters; set a different 'table:'")
             } else {
                 sqlNames[key] = table.recordName
             }

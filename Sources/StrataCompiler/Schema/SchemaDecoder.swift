@@ -320,7 +320,7 @@ struct SchemaDecoder {
             if let first = seen[key] {
                 error(columnSource.keyLocation,
                       "column '\(column.name)' has the same SQL name '\(column.sqlName)' as column '\(first)'",
-                      hint: "SQLite ignores the case of ASCII letters in names; set a different 'column:'")
+                      hint: "SQL names are case-insensitive for ASCII letters; set a different 'column:'")
             } else {
                 seen[key] = column.name
             }
