@@ -17,7 +17,8 @@ import Testing
 /// rows: same structure, same rows, the verifier agrees and planning again changes nothing.
 ///
 /// `swift test` runs 200 trials; `STRATA_LONG_TESTS=1` (scripts/reliability.sh) runs 3,000;
-/// `STRATA_EVOLUTION_TRIALS` and `STRATA_EVOLUTION_SEED` override.
+/// `STRATA_EVOLUTION_TRIALS`, `STRATA_EVOLUTION_CHAIN` (migrations after v1, 3 by default) and
+/// `STRATA_EVOLUTION_SEED` override.
 @Suite struct SchemaEvolutionTests {
     enum Kind: String { case int, text, double }
 
@@ -521,9 +522,10 @@ import Testing
                 if plan.isEmpty {
                     figures.emptyMigrations += 1
                 } else {
+                    let number = migrations.count + 1
                     let migration = Migration(
-                        version: migrations.count + 1, name: "step_\(migrations.count + 1)",
-                        sql: MigrationRenderer.render(plan, version: migrations.count + 1, name: "step", schemaFile: "Evolve.schema.yml"))
+                        version: number, name: "step_\(number)",
+                        sql: MigrationRenderer.render(plan, version: number, name: "step_\(number)", schemaFile: "Evolve.schema.yml"))
                     migrations.append(migration)
                     try Migrator(migrations: migrations).migrate(db)
                 }
@@ -597,11 +599,12 @@ import Testing
 
     @Test(.timeLimit(.minutes(30))) func randomEvolutionsKeepEveryRow() throws {
         let trials = Reliability.size("STRATA_EVOLUTION_TRIALS", fast: 200, long: 3000)
+        let chain = Reliability.size("STRATA_EVOLUTION_CHAIN", fast: 3, long: 3)
         let base = UInt64(Reliability.environment["STRATA_EVOLUTION_SEED"] ?? "") ?? 21
         var figures = Figures()
         for trial in 0..<trials {
             figures.trials += 1
-            Self.trial(seed: base &* 1_000_003 &+ UInt64(trial), migrationsPerTrial: 3, figures: &figures)
+            Self.trial(seed: base &* 1_000_003 &+ UInt64(trial), migrationsPerTrial: chain, figures: &figures)
             if figures.failures.count >= 3 { break }
         }
         let edits = figures.edits.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
