@@ -83,7 +83,7 @@ public enum MigrationPlanner {
     /// database on `conn`. `history` holds the renames each existing migration performed.
     static func renameStatements(
         schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
-    ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)]) {
+    ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
         var statements: [String] = []
         var changes: [String] = []
         var refusals: [(String, SourceLocation?)] = []
@@ -104,7 +104,7 @@ public enum MigrationPlanner {
             statements.append("ALTER TABLE \(q(move.from)) RENAME TO \(q(move.to))")
         }
         try statements.forEach { try conn.execute(sql: $0) }
-        let renamed = try SchemaIntrospector.introspect(conn)
+        let renamed = statements.isEmpty ? before : try SchemaIntrospector.introspect(conn)
         let columnStart = statements.count
         for table in schema.tables {
             guard let old = renamed.table(named: table.sqlName) else { continue }
@@ -127,7 +127,8 @@ public enum MigrationPlanner {
             }
         }
         try statements[columnStart...].forEach { try conn.execute(sql: $0) }
-        return (statements, changes, refusals)
+        let after = statements.count == columnStart ? renamed : try SchemaIntrospector.introspect(conn)
+        return (statements, changes, refusals, after)
     }
 
     static func plan(
@@ -139,10 +140,10 @@ public enum MigrationPlanner {
 
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
-        let (renames, renameChanges, refusals) = try renameStatements(schema: schema, declared: declared, conn: conn, history: history)
+        let (renames, renameChanges, refusals, current) = try renameStatements(
+            schema: schema, declared: declared, conn: conn, history: history)
         if !refusals.isEmpty { throw MigrationPlanningError(refusals.map(\.0), locations: refusals.map(\.1)) }
         plan.changes += renameChanges
-        let current = try SchemaIntrospector.introspect(conn)
         var taken = takenTableNames(current, declared: declared, schema: schema)
 
         // 2. Tables.
