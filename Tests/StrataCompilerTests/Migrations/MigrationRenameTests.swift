@@ -300,3 +300,18 @@ extension MigrationRenameTests {
         #expect(try db.rows("SELECT fullName, name, first, last FROM person") == [[.text("Ann Lee"), .null, .text("Lee"), .text("Ann")]])
     }
 }
+
+extension StrataCLITests {
+    /// `strata migration new` prints a refused hint at its own line of the schema file.
+    @Test func ambiguousRenameIsRefusedAtItsLineByTheCLI() throws {
+        let workspace = try initialized()
+        let customer = ShopSchema.customer
+            .replacingOccurrences(of: "      email: text?\n", with: "      email: { type: text?, renamedFrom: note }\n")
+            .replacingOccurrences(of: "      note:  text?\n", with: "")
+        try workspace.writeSchema(ShopSchema.yaml(customer: customer))
+        let result = try strata("migration", "new", "Shop.schema.yml", "--name", "swap", "--allow-destructive", in: workspace.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Shop.schema.yml:8:7: error: column customer.email has `renamedFrom: note`"), "\(result.stderr)")
+        #expect(try MigrationFiles.load(schemaPath: workspace.schemaPath).count == 1)
+    }
+}
