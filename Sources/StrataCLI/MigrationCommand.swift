@@ -76,7 +76,9 @@ extension StrataCommand.MigrationGroup {
                 plan = try MigrationPlanner.plan(
                     schema: declared, migrations: migrations, options: .init(allowDestructive: allowDestructive))
             } catch let error as MigrationPlanningError {
-                for problem in error.problems { printError("\(schema):1:1: error: \(problem)") }
+                for (problem, location) in zip(error.problems, error.locations) {
+                    printError("\(location.map { "\($0)" } ?? "\(schema):1:1"): error: \(problem)")
+                }
                 throw ExitCode(1)
             } catch let error as StrataError {
                 printError("\(schema):1:1: error: the existing migrations do not run: \(error.message)")

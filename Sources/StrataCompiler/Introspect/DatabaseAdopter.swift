@@ -65,14 +65,14 @@ public enum DatabaseAdopter {
 
         var kinds: [String: String] = [:]
         for row in try conn.fetch(sql: "SELECT name, type FROM pragma_table_list WHERE schema = 'main'") {
-            kinds[(try row.get(0, as: String.self)).lowercased()] = try row.get(1)
+            kinds[SQLName.fold(try row.get(0, as: String.self))] = try row.get(1)
         }
 
         // Tables Strata can describe, with their record names.
         var names = RecordNames(databaseName: databaseName)
         var adoptable: [DatabaseTable] = []
         for table in structure.tables {
-            let kind = kinds[table.name.lowercased()] ?? "table"
+            let kind = kinds[SQLName.fold(table.name)] ?? "table"
             if kind == "virtual" || kind == "shadow" || table.sql.uppercased().hasPrefix("CREATE VIRTUAL") {
                 result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
                 continue
@@ -129,7 +129,7 @@ public enum DatabaseAdopter {
             let name = Identifier.unique(Identifier.propertyName(forColumn: column.name), among: &propertyNames)
             var adoptedColumn = AdoptedColumn(name: name, sqlName: column.name, type: "text")
             adoptedColumn.isOptional = !column.isNotNull
-            let choice = TypeChoice.choose(declared: column.type, census: census[column.name.lowercased()])
+            let choice = TypeChoice.choose(declared: column.type, census: census[SQLName.fold(column.name)])
             adoptedColumn.type = choice.keyword
             if let warning = choice.warning {
                 warnings.append("\(table.name).\(column.name): \(warning)")
@@ -146,7 +146,7 @@ public enum DatabaseAdopter {
                 warnings.append("\(table.name).\(column.name) \(warning)")
                 adoptedColumn.comments.append(warning)
             }
-            let checks = raw.columnChecks[column.name.lowercased()] ?? []
+            let checks = raw.columnChecks[SQLName.fold(column.name)] ?? []
             if let first = checks.first {
                 adoptedColumn.check = first
                 adopted.checks += checks.dropFirst()
@@ -156,7 +156,7 @@ public enum DatabaseAdopter {
         adopted.checks += raw.tableChecks
 
         // Primary key.
-        let keyColumns = table.primaryKey.compactMap { key in adopted.columns.firstIndex { $0.sqlName.lowercased() == key.lowercased() } }
+        let keyColumns = table.primaryKey.compactMap { key in adopted.columns.firstIndex { SQLName.fold($0.sqlName) == SQLName.fold(key) } }
         if keyColumns.count == 1, let index = keyColumns.first {
             let isAutoincrement = table.isAutoincrement && adopted.columns[index].type == "int"
             adopted.columns[index].primaryKey = isAutoincrement ? "autoincrement" : "true"
@@ -171,10 +171,10 @@ public enum DatabaseAdopter {
 
         // UNIQUE constraints.
         for unique in table.uniqueConstraints {
-            if unique.count == 1, let index = adopted.columns.firstIndex(where: { $0.sqlName.lowercased() == unique[0].lowercased() }) {
-                if table.primaryKey.map({ $0.lowercased() }) != [unique[0].lowercased()] { adopted.columns[index].isUnique = true }
+            if unique.count == 1, let index = adopted.columns.firstIndex(where: { SQLName.fold($0.sqlName) == SQLName.fold(unique[0]) }) {
+                if table.primaryKey.map({ SQLName.fold($0) }) != [SQLName.fold(unique[0])] { adopted.columns[index].isUnique = true }
             } else {
-                let names = unique.map { name in adopted.columns.first { $0.sqlName.lowercased() == name.lowercased() }?.name }
+                let names = unique.map { name in adopted.columns.first { SQLName.fold($0.sqlName) == SQLName.fold(name) }?.name }
                 if names.allSatisfy({ $0 != nil }) {
                     adopted.uniques.append(names.compactMap { $0 })
                 } else {
@@ -199,12 +199,12 @@ public enum DatabaseAdopter {
                 keep("has more than one column, which a schema file cannot express")
                 continue
             }
-            guard let index = adopted.columns.firstIndex(where: { $0.sqlName.lowercased() == key.columns[0].lowercased() }) else {
+            guard let index = adopted.columns.firstIndex(where: { SQLName.fold($0.sqlName) == SQLName.fold(key.columns[0]) }) else {
                 keep("is on a column the schema cannot express")
                 continue
             }
-            guard let parentIndex = adoptable.firstIndex(where: { $0.name.lowercased() == key.parentTable.lowercased() }),
-                let parentColumn = tables[parentIndex].columns.first(where: { $0.sqlName.lowercased() == key.parentColumns[0].lowercased() })
+            guard let parentIndex = adoptable.firstIndex(where: { SQLName.fold($0.name) == SQLName.fold(key.parentTable) }),
+                let parentColumn = tables[parentIndex].columns.first(where: { SQLName.fold($0.sqlName) == SQLName.fold(key.parentColumns[0]) })
             else {
                 keep("refers to a table or column the schema does not describe")
                 continue
@@ -249,7 +249,7 @@ public enum DatabaseAdopter {
 
     static func adoptIndexes(of adopted: inout AdoptedTable, structure: DatabaseSchema, table: DatabaseTable, warnings: inout [String]) {
         for index in structure.indexes(on: table.name) {
-            let columns = index.columns.map { name in adopted.columns.first { $0.sqlName.lowercased() == name.lowercased() }?.name }
+            let columns = index.columns.map { name in adopted.columns.first { SQLName.fold($0.sqlName) == SQLName.fold(name) }?.name }
             guard columns.allSatisfy({ $0 != nil }) else {
                 adopted.comments.append(index.sql)
                 warnings.append(

@@ -18,7 +18,7 @@ struct RawConstraints {
             if first.kind == .word, constraintWords.contains(first.text.uppercased()) {
                 tableChecks += checks
             } else if !checks.isEmpty {
-                columnChecks[first.value.lowercased(), default: []] += checks
+                columnChecks[SQLName.fold(first.value), default: []] += checks
             }
         }
     }

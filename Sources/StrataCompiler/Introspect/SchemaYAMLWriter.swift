@@ -112,7 +112,7 @@ enum SchemaYAMLWriter {
     /// `text` as a YAML scalar: plain when it is an identifier-like word, double-quoted otherwise.
     static func scalar(_ text: String, forceQuotes: Bool = false) -> String {
         let isPlain =
-            !forceQuotes && !text.isEmpty && !specialWords.contains(text.lowercased())
+            !forceQuotes && !text.isEmpty && !specialWords.contains(SQLName.fold(text))
             && text.unicodeScalars.first.map { $0 == "_" || $0.properties.isXIDStart } == true
             && text.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || $0.properties.isXIDContinue }
         if isPlain { return text }

@@ -42,7 +42,7 @@ enum ValueCensus {
                     integers: try row.get(base), reals: try row.get(base + 1), texts: try row.get(base + 2), blobs: try row.get(base + 3),
                     fractionalReals: try row.get(base + 4))
                 try checkFormat(&census, conn: conn, column: column, from: from)
-                result[column.name.lowercased()] = census
+                result[SQLName.fold(column.name)] = census
             }
         }
         return result

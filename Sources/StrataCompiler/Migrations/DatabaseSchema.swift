@@ -4,7 +4,8 @@
 /// Both sides of a comparison are normalized into this model the same way (the declared schema
 /// by executing its DDL in an in-memory database and introspecting that), so a difference is a
 /// difference of structure, never of spelling, quoting or column order of constraints.
-/// Names are compared case-insensitively, as SQLite does.
+/// Names are compared as SQLite compares them (``SQLName``: ASCII letters case-insensitively,
+/// everything else exactly).
 public struct DatabaseSchema: Hashable, Sendable {
     /// Tables in `sqlite_master` order (excluding `sqlite_*` and `strata_migrations`).
     public var tables: [DatabaseTable]
@@ -24,19 +25,19 @@ public struct DatabaseSchema: Hashable, Sendable {
         self.views = views
     }
 
-    /// The table named `name` (case-insensitive).
+    /// The table named `name` (as SQLite compares names).
     public func table(named name: String) -> DatabaseTable? {
-        tables.first { $0.name.lowercased() == name.lowercased() }
+        tables.first { SQLName.same($0.name, name) }
     }
 
     /// The explicit indexes of the table named `table`.
     public func indexes(on table: String) -> [DatabaseIndex] {
-        indexes.filter { $0.table.lowercased() == table.lowercased() }
+        indexes.filter { SQLName.same($0.table, table) }
     }
 
-    /// The index named `name` (case-insensitive).
+    /// The index named `name` (as SQLite compares names).
     public func index(named name: String) -> DatabaseIndex? {
-        indexes.first { $0.name.lowercased() == name.lowercased() }
+        indexes.first { SQLName.same($0.name, name) }
     }
 }
 
@@ -81,16 +82,16 @@ public struct DatabaseTable: Hashable, Sendable {
         self.sql = sql
     }
 
-    /// The column named `name` (case-insensitive).
+    /// The column named `name` (as SQLite compares names).
     public func column(named name: String) -> DatabaseColumn? {
-        columns.first { $0.name.lowercased() == name.lowercased() }
+        columns.first { SQLName.same($0.name, name) }
     }
 
     /// Every CHECK expression, of columns and of the table, normalized.
     public var allChecks: Set<String> { Set(tableChecks + columns.flatMap(\.checks)) }
 
-    /// The UNIQUE constraints as sets of lower-cased column names.
-    var uniqueKeys: Set<[String]> { Set(uniqueConstraints.map { $0.map { $0.lowercased() } }) }
+    /// The UNIQUE constraints as lists of comparable column names.
+    var uniqueKeys: Set<[SQLName.Key]> { Set(uniqueConstraints.map { $0.map(SQLName.key) }) }
 
     /// The foreign keys in comparable form.
     var foreignKeyKeys: Set<DatabaseForeignKey> { Set(foreignKeys.map(\.normalized)) }
@@ -185,8 +186,8 @@ public struct DatabaseForeignKey: Hashable, Sendable {
 
     var normalized: DatabaseForeignKey {
         DatabaseForeignKey(
-            columns: columns.map { $0.lowercased() }, parentTable: parentTable.lowercased(),
-            parentColumns: parentColumns.map { $0.lowercased() }, onDelete: onDelete.uppercased(), onUpdate: onUpdate.uppercased())
+            columns: columns.map(SQLName.fold), parentTable: SQLName.fold(parentTable),
+            parentColumns: parentColumns.map(SQLName.fold), onDelete: onDelete.uppercased(), onUpdate: onUpdate.uppercased())
     }
 
     /// `(author_id) → author(id) ON DELETE CASCADE`.
@@ -226,7 +227,7 @@ public struct DatabaseIndex: Hashable, Sendable {
 
     /// Whether two indexes index the same thing the same way (names aside).
     func isStructurallyEqual(to other: DatabaseIndex) -> Bool {
-        table.lowercased() == other.table.lowercased() && columns.map { $0.lowercased() } == other.columns.map { $0.lowercased() }
+        SQLName.same(table, other.table) && columns.map(SQLName.key) == other.columns.map(SQLName.key)
             && isUnique == other.isUnique && whereClause == other.whereClause
     }
 

@@ -56,7 +56,7 @@ public enum SchemaIntrospector {
         var keyed: [(Int, String)] = []
         for row in try conn.fetch(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", arguments: [name]) {
             let columnName: String = try row.get(0)
-            let parsedColumn = parsed.columns.first { $0.name.lowercased() == columnName.lowercased() }
+            let parsedColumn = parsed.columns.first { SQLName.same($0.name, columnName) }
             let column = DatabaseColumn(
                 name: columnName, type: (try row.get(1, as: String.self)).uppercased(), isNotNull: try row.get(2, as: Int.self) != 0,
                 defaultSQL: try row.get(3), primaryKeyPosition: try row.get(4), hidden: try row.get(5),

@@ -8,7 +8,7 @@ extension MigrationPlanner {
         var drops: [String] = []
         var creates: [String] = []
         var changes: [String] = []
-        /// Lower-cased names of the views and triggers this plan drops.
+        /// Names (ASCII case folded, as SQLite compares them) of the views and triggers this plan drops.
         var dropped: Set<String> = []
     }
 
@@ -16,14 +16,14 @@ extension MigrationPlanner {
         var steps = ObjectSteps()
         func plan(kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]) {
             for old in current {
-                let new = declared.first { $0.name.lowercased() == old.name.lowercased() }
+                let new = declared.first { SQLName.fold($0.name) == SQLName.fold(old.name) }
                 if let new, SchemaDiff.definition(of: new.sql) == SchemaDiff.definition(of: old.sql) { continue }
                 steps.drops.append("DROP \(kind.uppercased()) \(q(old.name))")
-                steps.dropped.insert(old.name.lowercased())
+                steps.dropped.insert(SQLName.fold(old.name))
                 if new == nil { steps.changes.append("drop \(kind) \(old.name)") }
             }
             for new in declared {
-                let old = current.first { $0.name.lowercased() == new.name.lowercased() }
+                let old = current.first { SQLName.fold($0.name) == SQLName.fold(new.name) }
                 if let old, SchemaDiff.definition(of: new.sql) == SchemaDiff.definition(of: old.sql) { continue }
                 steps.creates.append(new.sql)
                 steps.changes.append("\(old == nil ? "create" : "recreate") \(kind) \(new.name)")

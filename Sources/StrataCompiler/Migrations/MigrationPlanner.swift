@@ -22,9 +22,15 @@ public struct MigrationPlan: Hashable, Sendable {
 public struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
     /// One sentence per problem, each saying what to do.
     public var problems: [String]
+    /// Where in the schema file each problem is, when it is at one line (parallel to
+    /// ``problems``; nil for a problem of the whole schema).
+    public var locations: [SourceLocation?]
 
     /// Creates the error.
-    public init(_ problems: [String]) { self.problems = problems }
+    public init(_ problems: [String], locations: [SourceLocation?] = []) {
+        self.problems = problems
+        self.locations = problems.indices.map { $0 < locations.count ? locations[$0] : nil }
+    }
 
     public var description: String { problems.joined(separator: "\n") }
 }
@@ -62,47 +68,89 @@ public enum MigrationPlanner {
     /// The migration from the database that `migrations` build to `schema`.
     public static func plan(schema: Schema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
         let db = try MigrationReplay.replay(migrations)
-        return try db.writeWithoutTransaction { conn in try plan(schema: schema, current: conn, options: options) }
+        let history = renameHistory(migrations)
+        return try db.writeWithoutTransaction { conn in try plan(schema: schema, current: conn, options: options, history: history) }
     }
 
     /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
-    /// database: the plan is applied to it to check it.
+    /// database: the plan is applied to it to check it. Without the migrations that built it,
+    /// hints that swap names (`renamedFrom` in a cycle) always count as still to do.
     public static func plan(schema: Schema, current conn: Connection, options: Options = Options()) throws -> MigrationPlan {
+        try plan(schema: schema, current: conn, options: options, history: nil)
+    }
+
+    /// The renames still to do, in order, as statements (with their summary lines), for the
+    /// database on `conn`. `history` holds the renames each existing migration performed.
+    static func renameStatements(
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
+    ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
+        var statements: [String] = []
+        var changes: [String] = []
+        var refusals: [(String, SourceLocation?)] = []
+        let before = try SchemaIntrospector.introspect(conn)
+        var taken = takenTableNames(before, declared: declared, schema: schema)
+        let tableHints = schema.tables.compactMap { table in table.renamedFrom.map { RenameHint(to: table.sqlName, from: $0) } }
+        let pendingTables = pendingHints(tableHints, existing: before.tables.map(\.name), done: history?.tables)
+        for table in schema.tables {
+            guard let from = table.renamedFrom,
+                let problem = ambiguousHint(
+                    kind: "table", name: table.sqlName, target: table.sqlName, from: from, existing: before.tables.map(\.name),
+                    declared: schema.tables.map(\.sqlName), pending: pendingTables)
+            else { continue }
+            refusals.append((problem, table.location))
+        }
+        for hint in pendingTables { changes.append("rename table \(hint.from) to \(hint.to)") }
+        for move in orderedMoves(pendingTables, direct: false, temporary: { freshName("strata_rename", avoiding: &taken) }) {
+            statements.append("ALTER TABLE \(q(move.from)) RENAME TO \(q(move.to))")
+        }
+        try statements.forEach { try conn.execute(sql: $0) }
+        let renamed = statements.isEmpty ? before : try SchemaIntrospector.introspect(conn)
+        let columnStart = statements.count
+        for table in schema.tables {
+            guard let old = renamed.table(named: table.sqlName) else { continue }
+            let hints = table.columns.compactMap { column in column.renamedFrom.map { RenameHint(to: column.sqlName, from: $0) } }
+            // The history knows the table by its name before this migration's table renames.
+            let previousName = pendingTables.last(where: { SQLName.same($0.to, table.sqlName) })?.from ?? old.name
+            let pending = pendingHints(hints, existing: old.columns.map(\.name), done: history?.columns(of: previousName))
+            for column in table.columns {
+                guard let from = column.renamedFrom,
+                    let problem = ambiguousHint(
+                        kind: "column", name: "\(old.name).\(column.sqlName)", target: column.sqlName, from: from, existing: old.columns.map(\.name),
+                        declared: table.columns.map(\.sqlName), pending: pending)
+                else { continue }
+                refusals.append((problem, column.location))
+            }
+            var takenColumns = Set((old.columns.map(\.name) + table.columns.map(\.sqlName)).map(SQLName.key))
+            for hint in pending { changes.append("rename column \(old.name).\(hint.from) to \(hint.to)") }
+            for move in orderedMoves(pending, direct: true, temporary: { freshName("strata_rename", avoiding: &takenColumns) }) {
+                statements.append("ALTER TABLE \(q(old.name)) RENAME COLUMN \(q(move.from)) TO \(q(move.to))")
+            }
+        }
+        try statements[columnStart...].forEach { try conn.execute(sql: $0) }
+        let after = statements.count == columnStart ? renamed : try SchemaIntrospector.introspect(conn)
+        return (statements, changes, refusals, after)
+    }
+
+    static func plan(
+        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?
+    ) throws -> MigrationPlan {
         let declared = try MigrationReplay.declaredStructure(of: schema)
         var plan = MigrationPlan()
         var problems: [String] = []
 
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
-        var renames: [String] = []
-        var before = try SchemaIntrospector.introspect(conn)
-        for table in schema.tables {
-            guard let from = table.renamedFrom, before.table(named: table.sqlName) == nil, let old = before.table(named: from) else { continue }
-            renames.append("ALTER TABLE \(q(old.name)) RENAME TO \(q(table.sqlName))")
-            plan.changes.append("rename table \(old.name) to \(table.sqlName)")
-        }
-        try renames.forEach { try conn.execute(sql: $0) }
-        before = try SchemaIntrospector.introspect(conn)
-        let columnRenamesStart = renames.count
-        for table in schema.tables {
-            guard let old = before.table(named: table.sqlName) else { continue }
-            for column in table.columns {
-                guard let from = column.renamedFrom, old.column(named: column.sqlName) == nil,
-                    let oldColumn = old.column(named: from),
-                    !table.columns.contains(where: { $0.sqlName.lowercased() == from.lowercased() })
-                else { continue }
-                renames.append("ALTER TABLE \(q(old.name)) RENAME COLUMN \(q(oldColumn.name)) TO \(q(column.sqlName))")
-                plan.changes.append("rename column \(old.name).\(oldColumn.name) to \(column.sqlName)")
-            }
-        }
-        try renames[columnRenamesStart...].forEach { try conn.execute(sql: $0) }
-        let current = try SchemaIntrospector.introspect(conn)
+        let (renames, renameChanges, refusals, current) = try renameStatements(
+            schema: schema, declared: declared, conn: conn, history: history)
+        if !refusals.isEmpty { throw MigrationPlanningError(refusals.map(\.0), locations: refusals.map(\.1)) }
+        plan.changes += renameChanges
+        var taken = takenTableNames(current, declared: declared, schema: schema)
 
         // 2. Tables.
         var tableSteps: [String] = []
         var dropTableSteps: [String] = []
-        var rebuilt: Set<String> = []
-        var created: Set<String> = []
+        var rebuilt: Set<SQLName.Key> = []
+        var created: Set<SQLName.Key> = []
         let newTables = declared.tables.filter { current.table(named: $0.name) == nil }
         let droppedTables = current.tables.filter { declared.table(named: $0.name) == nil }
         for table in droppedTables {
@@ -121,15 +169,16 @@ public enum MigrationPlanner {
             guard let new = declared.table(named: table.sqlName) else { continue }
             guard let old = current.table(named: new.name) else {
                 tableSteps.append(new.sql)
-                created.insert(new.name.lowercased())
+                created.insert(SQLName.key(new.name))
                 plan.changes.append("create table \(new.name)")
                 continue
             }
-            let outcome = planTable(old: old, new: new, current: current, options: options)
+            let outcome = planTable(
+                old: old, new: new, current: current, options: options, temporary: { freshName("new_\(new.name)", avoiding: &taken) })
             problems += outcome.problems
             tableSteps += outcome.statements
             plan.changes += outcome.changes
-            if outcome.rebuilt { rebuilt.insert(new.name.lowercased()) }
+            if outcome.rebuilt { rebuilt.insert(SQLName.key(new.name)) }
         }
         for table in droppedTables {
             plan.changes.append("drop table \(table.name) (its rows are deleted)")
@@ -137,16 +186,16 @@ public enum MigrationPlanner {
 
         // 3. Indexes: a rebuilt or new table gets all of its indexes; elsewhere only the ones
         //    that are new or changed. Indexes go before columns are dropped and come back last.
-        let goneWithTable = rebuilt.union(droppedTables.map { $0.name.lowercased() })
+        let goneWithTable = rebuilt.union(droppedTables.map { SQLName.key($0.name) })
         var dropIndexSteps: [String] = []
         var createIndexSteps: [String] = []
-        for index in current.indexes where !goneWithTable.contains(index.table.lowercased()) {
+        for index in current.indexes where !goneWithTable.contains(SQLName.key(index.table)) {
             if let kept = declared.index(named: index.name), kept.isStructurallyEqual(to: index) { continue }
             dropIndexSteps.append("DROP INDEX \(q(index.name))")
             if declared.index(named: index.name) == nil { plan.changes.append("drop index \(index.name)") }
         }
         for index in declared.indexes {
-            let table = index.table.lowercased()
+            let table = SQLName.key(index.table)
             if !rebuilt.contains(table) && !created.contains(table), let existing = current.index(named: index.name),
                 existing.isStructurallyEqual(to: index)
             {
@@ -158,24 +207,24 @@ public enum MigrationPlanner {
             }
         }
 
-        // 4. Views that use a rebuilt table are dropped before and recreated after; a rebuilt
-        //    table's triggers are recreated (DROP TABLE dropped them).
+        // 4. Views and triggers that use a rebuilt table — on any table, and through views
+        //    that use it — are dropped before the rebuilds and created again after (SQLite
+        //    checks every view and trigger when the rebuilt table is renamed into place);
+        //    the schema's own views and triggers are created, changed and dropped.
         let objectSteps = viewAndTriggerSteps(current: current, declared: declared)
-        let viewsToKeep = current.views.filter { view in
-            !objectSteps.dropped.contains(view.name.lowercased()) && rebuilt.contains { SQLTokenizer.mentions(view.sql, name: $0) }
-        }
-        let triggersToKeep = current.triggers.filter {
-            !objectSteps.dropped.contains($0.name.lowercased()) && rebuilt.contains($0.table.lowercased())
-        }
+        let (dependentViews, dependentTriggers) = dependents(of: rebuilt, in: current)
+        let viewsToKeep = dependentViews.filter { !objectSteps.dropped.contains(SQLName.fold($0.name)) }
+        let triggersToKeep = dependentTriggers.filter { !objectSteps.dropped.contains(SQLName.fold($0.name)) }
         plan.changes += objectSteps.changes
         for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
-        for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) after the rebuild") }
+        for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) around the rebuild") }
 
         if !problems.isEmpty { throw MigrationPlanningError(problems) }
 
         let remaining =
-            objectSteps.drops + dropIndexSteps + viewsToKeep.map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps
-            + createIndexSteps + triggersToKeep.map(\.sql) + viewsToKeep.map(\.sql) + objectSteps.creates
+            objectSteps.drops + dropIndexSteps + triggersToKeep.map { "DROP TRIGGER IF EXISTS \(q($0.name))" }
+            + viewsToKeep.reversed().map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps + createIndexSteps
+            + viewsToKeep.map(\.sql) + triggersToKeep.map(\.sql) + objectSteps.creates
         plan.statements = renames + remaining
 
         // 5. Check: the plan applied to the replayed database gives the declared structure.
@@ -187,7 +236,22 @@ public enum MigrationPlanner {
                 throw MigrationPlanningError(["the planned migration does not run (\(error)); this is a bug in Strata: write this migration by hand"])
             }
         }
-        let result = SchemaDiff.differences(from: try SchemaIntrospector.introspect(conn), to: declared)
+        let after = try SchemaIntrospector.introspect(conn)
+        var result = SchemaDiff.differences(from: after, to: declared)
+        let droppedKeys = Set(droppedTables.map { SQLName.key($0.name) })
+        // The schema's own views and triggers that this plan drops or changes are compared
+        // with the declared ones by the diff above; every other one must come back unchanged.
+        for view in current.views where !objectSteps.dropped.contains(SQLName.fold(view.name))
+            && after.views.first(where: { SQLName.same($0.name, view.name) })?.sql != view.sql
+        {
+            result.append("view \(view.name) is lost or changed")
+        }
+        for trigger in current.triggers
+        where !droppedKeys.contains(SQLName.key(trigger.table)) && !objectSteps.dropped.contains(SQLName.fold(trigger.name)) {
+            if after.triggers.first(where: { SQLName.same($0.name, trigger.name) })?.sql != trigger.sql {
+                result.append("trigger \(trigger.name) is lost or changed")
+            }
+        }
         if !result.isEmpty {
             throw MigrationPlanningError([
                 "the planned migration does not produce the declared schema (\(result.joined(separator: "; "))); this is a bug in Strata: write this migration by hand"
@@ -204,12 +268,15 @@ public enum MigrationPlanner {
     }
 
     /// The steps for one table that exists on both sides (after renames).
-    static func planTable(old: DatabaseTable, new: DatabaseTable, current: DatabaseSchema, options: Options) -> TableOutcome {
+    /// `temporary` names the rebuild's new table (a name no table, old or new, has).
+    static func planTable(
+        old: DatabaseTable, new: DatabaseTable, current: DatabaseSchema, options: Options, temporary: () -> String
+    ) -> TableOutcome {
         var outcome = TableOutcome()
         let name = new.name
         let added = new.columns.filter { old.column(named: $0.name) == nil }
         let dropped = old.columns.filter { new.column(named: $0.name) == nil }
-        let addedNames = Set(added.map { $0.name.lowercased() })
+        let addedNames = Set(added.map { SQLName.key($0.name) })
 
         for column in dropped where !options.allowDestructive {
             if let twin = added.first(where: { $0.type == column.type }) {
@@ -235,24 +302,24 @@ public enum MigrationPlanner {
                     "column \(name).\(column.name) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional")
             }
         }
-        if old.primaryKey.map({ $0.lowercased() }) != new.primaryKey.map({ $0.lowercased() }) {
+        if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
             reasons.append("primary key becomes (\(new.primaryKey.joined(separator: ", ")))")
         }
         if old.isStrict != new.isStrict { reasons.append(new.isStrict ? "becomes STRICT" : "stops being STRICT") }
         if old.isWithoutRowid != new.isWithoutRowid { reasons.append("WITHOUT ROWID changes") }
         if old.isAutoincrement != new.isAutoincrement { reasons.append(new.isAutoincrement ? "gains AUTOINCREMENT" : "loses AUTOINCREMENT") }
         for key in new.foreignKeys where !old.foreignKeyKeys.contains(key.normalized) {
-            let onAddedColumn = key.columns.count == 1 && addedNames.contains(key.columns[0].lowercased())
+            let onAddedColumn = key.columns.count == 1 && addedNames.contains(SQLName.key(key.columns[0]))
                 && new.column(named: key.columns[0])?.normalizedDefault == nil
             if !onAddedColumn { reasons.append("add foreign key \(key.summary)") }
         }
         for key in old.foreignKeys where !new.foreignKeyKeys.contains(key.normalized) {
             reasons.append("drop foreign key \(key.summary)")
         }
-        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) {
             reasons.append("add UNIQUE (\(unique.joined(separator: ", ")))")
         }
-        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) {
             reasons.append("drop UNIQUE (\(unique.joined(separator: ", ")))")
         }
         let addedChecks = Set(added.flatMap(\.checks))
@@ -272,7 +339,7 @@ public enum MigrationPlanner {
         if reasons.isEmpty {
             for column in added {
                 var definition = column.definition
-                if let key = new.foreignKeys.first(where: { $0.columns.count == 1 && $0.columns[0].lowercased() == column.name.lowercased() }) {
+                if let key = new.foreignKeys.first(where: { $0.columns.count == 1 && SQLName.same($0.columns[0], column.name) }) {
                     definition += " REFERENCES \(q(key.parentTable)) (\(key.parentColumns.map(q).joined(separator: ", ")))"
                     if key.onDelete != "NO ACTION" { definition += " ON DELETE \(key.onDelete)" }
                     if key.onUpdate != "NO ACTION" { definition += " ON UPDATE \(key.onUpdate)" }
@@ -292,8 +359,7 @@ public enum MigrationPlanner {
         let summary = added.filter { column in !reasons.contains { $0.hasPrefix("add column \(column.name) ") } }.map { "add column \($0.name)" }
             + reasons + dropped.filter { column in !reasons.contains { $0.hasPrefix("drop column \(column.name) ") } }.map { "drop column \($0.name)" }
         outcome.changes.append("rebuild table \(name): \(summary.joined(separator: "; "))")
-        var temporary = "new_\(name)"
-        while current.table(named: temporary) != nil { temporary = "new_" + temporary }
+        let temporary = temporary()
         outcome.statements.append(SQLTokenizer.renamingCreateTable(new.sql, to: q(temporary)))
         let copied = new.columns.compactMap { column -> (String, String)? in
             guard let oldColumn = old.column(named: column.name) else { return nil }
@@ -304,15 +370,17 @@ public enum MigrationPlanner {
         }
         if !copied.isEmpty {
             outcome.statements.append(
-                "INSERT INTO \(q(temporary)) (\(copied.map(\.0).joined(separator: ", ")))\n  SELECT \(copied.map(\.1).joined(separator: ", ")) FROM \(q(name))")
+                "INSERT INTO \(q(temporary)) (\(copied.map(\.0).joined(separator: ", ")))\n  SELECT \(copied.map(\.1).joined(separator: ", ")) FROM \(q(old.name))")
         }
         if old.isAutoincrement && new.isAutoincrement {
             // Keep the AUTOINCREMENT counter: hand X's sqlite_sequence row to new_X before X
-            // is dropped (DROP TABLE deletes it); the rename carries it back to X.
+            // is dropped (DROP TABLE deletes it); the rename carries it back to X. The row
+            // holds X's name as the database spells it, which may differ in case from the
+            // declared one (`name = ` compares exactly).
             outcome.statements.append("DELETE FROM sqlite_sequence WHERE name = \(literal(temporary))")
-            outcome.statements.append("UPDATE sqlite_sequence SET name = \(literal(temporary)) WHERE name = \(literal(name))")
+            outcome.statements.append("UPDATE sqlite_sequence SET name = \(literal(temporary)) WHERE name = \(literal(old.name))")
         }
-        outcome.statements.append("DROP TABLE \(q(name))")
+        outcome.statements.append("DROP TABLE \(q(old.name))")
         outcome.statements.append("ALTER TABLE \(q(temporary)) RENAME TO \(q(name))")
         return outcome
     }
@@ -320,23 +388,47 @@ public enum MigrationPlanner {
     /// Whether `ALTER TABLE DROP COLUMN` can drop `column`: it is not part of a key, a UNIQUE
     /// constraint, an index, a CHECK, a foreign key (either side), a trigger or a view.
     static func canDropWithAlter(_ column: DatabaseColumn, from table: DatabaseTable, current: DatabaseSchema) -> Bool {
-        let name = column.name.lowercased()
+        let name = column.name
         if column.primaryKeyPosition > 0 { return false }
-        if table.uniqueKeys.contains(where: { $0.contains(name) }) { return false }
+        if table.uniqueKeys.contains(where: { $0.contains(SQLName.key(name)) }) { return false }
         for index in current.indexes(on: table.name) {
-            if index.columns.contains(where: { $0.lowercased() == name || $0.hasPrefix("<") }) { return false }
+            if index.columns.contains(where: { SQLName.same($0, name) || $0.hasPrefix("<") }) { return false }
             if let condition = index.whereClause, SQLTokenizer.mentions(condition, name: name) { return false }
         }
         if table.allChecks.contains(where: { SQLTokenizer.mentions($0, name: name) }) { return false }
-        if table.foreignKeys.contains(where: { $0.columns.contains { $0.lowercased() == name } }) { return false }
+        if table.foreignKeys.contains(where: { $0.columns.contains { SQLName.same($0, name) } }) { return false }
         for other in current.tables {
-            for key in other.foreignKeys where key.parentTable.lowercased() == table.name.lowercased() {
-                if key.parentColumns.contains(where: { $0.lowercased() == name }) { return false }
+            for key in other.foreignKeys where SQLName.same(key.parentTable, table.name) {
+                if key.parentColumns.contains(where: { SQLName.same($0, name) }) { return false }
             }
         }
         let sqlOfOthers = current.triggers.map(\.sql) + current.views.map(\.sql)
         if sqlOfOthers.contains(where: { SQLTokenizer.mentions($0, name: name) }) { return false }
         return true
+    }
+
+    /// The views and triggers to drop before rebuilding the tables `rebuilt` and to create
+    /// again after, in `sqlite_master` order: every view that mentions a rebuilt table or such
+    /// a view, and every trigger on, or mentioning, any of them.
+    static func dependents(of rebuilt: Set<SQLName.Key>, in current: DatabaseSchema) -> (views: [DatabaseView], triggers: [DatabaseTrigger]) {
+        guard !rebuilt.isEmpty else { return ([], []) }
+        var names = rebuilt
+        var views: Set<SQLName.Key> = []
+        var changed = true
+        func mentionsAny(_ sql: String) -> Bool {
+            SQLTokenizer.tokenize(sql).contains { ($0.kind == .word || $0.kind == .quotedIdentifier) && names.contains(SQLName.key($0.value)) }
+        }
+        while changed {
+            changed = false
+            for view in current.views where !views.contains(SQLName.key(view.name)) && mentionsAny(view.sql) {
+                views.insert(SQLName.key(view.name))
+                names.insert(SQLName.key(view.name))
+                changed = true
+            }
+        }
+        let keptViews = current.views.filter { views.contains(SQLName.key($0.name)) }
+        let keptTriggers = current.triggers.filter { names.contains(SQLName.key($0.table)) || mentionsAny($0.sql) }
+        return (keptViews, keptTriggers)
     }
 
     /// An `INTEGER PRIMARY KEY` of a rowid table: SQLite fills it by itself.
@@ -346,7 +438,7 @@ public enum MigrationPlanner {
 
     /// Two tables with the same column names and types.
     static func sameShape(_ a: DatabaseTable, _ b: DatabaseTable) -> Bool {
-        Set(a.columns.map { "\($0.name.lowercased()) \($0.type)" }) == Set(b.columns.map { "\($0.name.lowercased()) \($0.type)" })
+        Set(a.columns.map { "\(SQLName.fold($0.name)) \($0.type)" }) == Set(b.columns.map { "\(SQLName.fold($0.name)) \($0.type)" })
     }
 
     static func q(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }

@@ -11,10 +11,20 @@ import Strata
 /// // Sources/App/Shop.schema.yml:1:1: error: the schema differs from its migrations: column customer.phone is declared but missing; run '…'
 /// ```
 public enum MigrationVerifier {
-    /// The differences between the structure the migrations build and the declared one.
+    /// The differences between the structure the migrations build and the declared one, and
+    /// the `renamedFrom` renames the migrations have not done yet (a case-only rename or a
+    /// swap of names leaves the same names, compared as SQLite compares them, so only the
+    /// planner's view of the hints tells).
     public static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
-        SchemaDiff.differences(
-            from: try MigrationReplay.structure(after: migrations), to: try MigrationReplay.declaredStructure(of: schema))
+        let declared = try MigrationReplay.declaredStructure(of: schema)
+        let db = try MigrationReplay.replay(migrations)
+        return try db.writeWithoutTransaction { conn in
+            var result = SchemaDiff.differences(from: try SchemaIntrospector.introspect(conn), to: declared)
+            let renames = try? MigrationPlanner.renameStatements(
+                schema: schema, declared: declared, conn: conn, history: MigrationPlanner.renameHistory(migrations))
+            result += (renames?.changes ?? []).map { "\($0) (renamedFrom) is not done by the migrations" }
+            return result
+        }
     }
 
     /// Diagnostics for the schema at `schemaPath` and the migrations beside it; empty when they agree.

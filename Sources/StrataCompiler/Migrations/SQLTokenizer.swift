@@ -22,9 +22,9 @@ struct SQLToken: Hashable, Sendable {
     /// Where the token is in the source.
     var range: Range<String.Index>
 
-    /// True for a word or quoted identifier spelled `name` (case-insensitive).
+    /// True for a word or quoted identifier spelled `name` (as SQLite compares names).
     func isName(_ name: String) -> Bool {
-        (kind == .word || kind == .quotedIdentifier) && value.lowercased() == name.lowercased()
+        (kind == .word || kind == .quotedIdentifier) && SQLName.same(value, name)
     }
 
     /// True for the keyword `word` (case-insensitive, not quoted).
@@ -35,7 +35,7 @@ struct SQLToken: Hashable, Sendable {
     /// The canonical spelling used for structural comparison.
     var canonical: String {
         switch kind {
-        case .word, .quotedIdentifier: value.lowercased()
+        case .word, .quotedIdentifier: SQLName.fold(value)
         case .string, .symbol: text
         }
     }

@@ -24,7 +24,7 @@ extension SchemaDiff {
     static func objectDifferences(kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]) -> [String] {
         var result: [String] = []
         for object in declared {
-            guard let old = current.first(where: { $0.name.lowercased() == object.name.lowercased() }) else {
+            guard let old = current.first(where: { SQLName.same($0.name, object.name) }) else {
                 result.append("\(kind) \(object.name) is declared but the migrations do not create it")
                 continue
             }
@@ -32,7 +32,7 @@ extension SchemaDiff {
                 result.append("\(kind) \(object.name) is defined differently in the schema and in the migrations")
             }
         }
-        for object in current where !declared.contains(where: { $0.name.lowercased() == object.name.lowercased() }) {
+        for object in current where !declared.contains(where: { SQLName.same($0.name, object.name) }) {
             result.append("\(kind) \(object.name) is created by the migrations but not declared")
         }
         return result

@@ -1,7 +1,7 @@
 /// The structural differences between two ``DatabaseSchema``s: what the migrations produce
 /// ("current") and what the schema file declares ("declared").
 ///
-/// Tables, columns and indexes are matched by name (case-insensitively); columns are compared
+/// Tables, columns and indexes are matched by name as SQLite matches them (``SQLName``: ASCII case folded, nothing else); columns are compared
 /// by type, NOT NULL, default, and place in the primary key; tables by primary key, foreign
 /// keys, UNIQUE and CHECK constraints, STRICT, WITHOUT ROWID and AUTOINCREMENT; indexes by
 /// table, key columns, uniqueness and WHERE. Column order, quoting, case and whitespace do not
@@ -51,7 +51,7 @@ public enum SchemaDiff {
         for column in old.columns where new.column(named: column.name) == nil {
             result.append("column \(name).\(column.name) exists but is not declared")
         }
-        if old.primaryKey.map({ $0.lowercased() }) != new.primaryKey.map({ $0.lowercased() }) {
+        if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
             result.append(
                 "table \(name) has primary key (\(new.primaryKey.joined(separator: ", "))) in the schema but (\(old.primaryKey.joined(separator: ", "))) in the migrations")
         }
@@ -63,10 +63,10 @@ public enum SchemaDiff {
         for key in old.foreignKeys where !newKeys.contains(key.normalized) {
             result.append("table \(name): foreign key \(key.summary) exists but is not declared")
         }
-        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) {
             result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is declared but missing")
         }
-        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) {
             result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) exists but is not declared")
         }
         let oldChecks = old.allChecks

@@ -96,7 +96,7 @@ public enum SchemaDrift {
         for column in live.columns where expected.column(named: column.name) == nil {
             result.append("column \(name).\(column.name) is in the database but no migration creates it")
         }
-        if live.primaryKey.map({ $0.lowercased() }) != expected.primaryKey.map({ $0.lowercased() }) {
+        if live.primaryKey.map(SQLName.key) != expected.primaryKey.map(SQLName.key) {
             result.append(
                 "table \(name) has primary key (\(live.primaryKey.joined(separator: ", "))), the migrations give (\(expected.primaryKey.joined(separator: ", ")))")
         }
@@ -106,10 +106,10 @@ public enum SchemaDrift {
         for key in live.foreignKeys where !expected.foreignKeyKeys.contains(key.normalized) {
             result.append("table \(name): foreign key \(key.summary) is in the database but not in the migrations")
         }
-        for unique in expected.uniqueConstraints where !live.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in expected.uniqueConstraints where !live.uniqueKeys.contains(unique.map(SQLName.key)) {
             result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is missing")
         }
-        for unique in live.uniqueConstraints where !expected.uniqueKeys.contains(unique.map { $0.lowercased() }) {
+        for unique in live.uniqueConstraints where !expected.uniqueKeys.contains(unique.map(SQLName.key)) {
             result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is in the database but not in the migrations")
         }
         for check in expected.allChecks.subtracting(live.allChecks).sorted() {

@@ -117,7 +117,7 @@ enum QueryParameters {
         if !quoted, ["AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE", "GLOB", "BETWEEN"].contains(name.uppercased()) {
             return nil
         }
-        return table.columns.first { $0.sqlName.lowercased() == name.lowercased() }
+        return table.columns.first { SQLName.same($0.sqlName, name) }
     }
 
     /// The parameters in order of first appearance, each with what could be inferred.

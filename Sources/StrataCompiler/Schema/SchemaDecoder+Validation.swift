@@ -8,6 +8,7 @@ extension SchemaDecoder {
 
     mutating func validate(_ schema: inout Schema) {
         checkNames(schema)
+        checkRenameHints(schema)
         resolveForeignKeys(&schema)
         checkIndexNames(schema)
         let findings = checkWithSQLite(schema)
@@ -17,14 +18,14 @@ extension SchemaDecoder {
     // MARK: - Names
 
     mutating func checkNames(_ schema: Schema) {
-        var sqlNames: [String: String] = [:]
+        var sqlNames: [SQLName.Key: String] = [:]
         let records = Set(schema.tables.map(\.recordName))
         for (index, table) in schema.tables.enumerated() {
             let location = sources[index].keyLocation
-            let key = table.sqlName.lowercased()
+            let key = SQLName.key(table.sqlName)
             if let first = sqlNames[key] {
                 tableError(index, location, "table '\(table.recordName)' has the same SQL name '\(table.sqlName)' as table '\(first)'",
-                           hint: "SQL names are case-insensitive; set a different 'table:'")
+                           hint: "SQL names are case-insensitive for ASCII letters; set a different 'table:'")
             } else {
                 sqlNames[key] = table.recordName
             }
@@ -48,11 +49,11 @@ extension SchemaDecoder {
     }
 
     mutating func checkIndexNames(_ schema: Schema) {
-        var seen: [String: String] = [:]
-        for table in schema.tables { seen[table.sqlName.lowercased()] = "table '\(table.recordName)'" }
+        var seen: [SQLName.Key: String] = [:]
+        for table in schema.tables { seen[SQLName.key(table.sqlName)] = "table '\(table.recordName)'" }
         for (tableIndex, table) in schema.tables.enumerated() {
             for (position, index) in table.indexes.enumerated() {
-                let key = index.name.lowercased()
+                let key = SQLName.key(index.name)
                 let location = sources[tableIndex].indexes[position].name?.location ?? index.location
                 if let first = seen[key] {
                     tableError(tableIndex, location ?? sources[tableIndex].keyLocation,

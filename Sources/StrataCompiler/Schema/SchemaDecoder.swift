@@ -5,6 +5,7 @@ struct TableSource {
     var columns: [ColumnSource] = []
     var indexes: [IndexSource] = []
     var queries: [QuerySource] = []
+    var renamedFrom: YAMLNode?
     /// Something in this table was reported: later SQL checks skip it to avoid follow-on noise.
     var hasErrors = false
 }
@@ -18,6 +19,7 @@ struct ColumnSource {
     var references: YAMLNode?
     var onDelete: YAMLNode?
     var onUpdate: YAMLNode?
+    var renamedFrom: YAMLNode?
 }
 
 struct IndexSource {
@@ -248,7 +250,7 @@ struct SchemaDecoder {
         for pair in pairs {
             let name = pair.key.scalarText ?? ""
             guard let sql = string(pair.value, "the SQL of '\(name)'") else { continue }
-            if result.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            if result.contains(where: { SQLName.same($0.name, name) }) {
                 error(pair.key.location, "'\(name)' is declared twice in '\(what)'")
                 continue
             }
@@ -307,6 +309,7 @@ struct SchemaDecoder {
             let items = node.items ?? [node]
             table.checks = items.compactMap { string($0, "a table check") }
         }
+        source.renamedFrom = fields["renamedFrom"]
         source.primaryKey = fields["primaryKey"]
 
         if let columnsNode = fields["columns"] {
@@ -369,13 +372,13 @@ struct SchemaDecoder {
                 enumTypes[swiftType] = column.name
             }
         }
-        var seen: [String: String] = [:]
+        var seen: [SQLName.Key: String] = [:]
         for (column, columnSource) in zip(table.columns, source.columns) {
-            let key = column.sqlName.lowercased()
+            let key = SQLName.key(column.sqlName)
             if let first = seen[key] {
                 error(columnSource.keyLocation,
                       "column '\(column.name)' has the same SQL name '\(column.sqlName)' as column '\(first)'",
-                      hint: "SQL names are case-insensitive; set a different 'column:'")
+                      hint: "SQL names are case-insensitive for ASCII letters; set a different 'column:'")
             } else {
                 seen[key] = column.name
             }
@@ -385,7 +388,7 @@ struct SchemaDecoder {
     /// A column by Swift name, else by SQL name (case-insensitively, as SQLite compares).
     static func column(_ name: String, in table: Table) -> Column? {
         table.columns.first { $0.name == name }
-            ?? table.columns.first { $0.sqlName.lowercased() == name.lowercased() }
+            ?? table.columns.first { SQLName.same($0.sqlName, name) }
     }
 
     mutating func resolvePrimaryKey(_ table: inout Table, _ source: inout TableSource, columnsHadErrors: Bool) {
@@ -466,6 +469,7 @@ struct SchemaDecoder {
         source.references = fields["references"]
         source.onDelete = fields["onDelete"]
         source.onUpdate = fields["onUpdate"]
+        source.renamedFrom = fields["renamedFrom"]
 
         if let sqlName = string(fields["column"], "'column'") { column.sqlName = sqlName }
         column.doc = string(fields["doc"], "'doc'", allowEmpty: true)

@@ -88,17 +88,23 @@ extension YAMLNode {
             body = body.dropFirst()
         }
         guard let first = body.first, first.isASCII, first.isNumber else { return nil }
-        let magnitude: Int?
+        // The magnitude is read unsigned so that -9223372036854775808 (Int.min, whose
+        // magnitude is one more than Int.max) is accepted.
+        let magnitude: UInt64?
         if body.hasPrefix("0x") {
-            magnitude = Int(body.dropFirst(2), radix: 16)
+            magnitude = UInt64(body.dropFirst(2), radix: 16)
         } else if body.hasPrefix("0o") {
-            magnitude = Int(body.dropFirst(2), radix: 8)
+            magnitude = UInt64(body.dropFirst(2), radix: 8)
         } else {
             guard body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            magnitude = Int(body)
+            magnitude = UInt64(body)
         }
         guard let magnitude else { return nil }
-        return negative ? -magnitude : magnitude
+        if negative {
+            if magnitude == UInt64(Int64.max) + 1 { return Int.min }
+            return magnitude <= UInt64(Int64.max) ? -Int(magnitude) : nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int(magnitude) : nil
     }
 
     /// A plain floating-point number (also an integer); `.inf` and `.nan` are not accepted.
