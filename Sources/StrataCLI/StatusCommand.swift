@@ -7,7 +7,8 @@ extension StrataCommand {
     /// `strata status <schema> --database <file>`.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a database's version, its applied migrations and the pending ones."
+            abstract: "Show a database's version, its applied migrations and the pending ones.",
+            discussion: HelpText.status
         )
 
         @Argument(help: "The schema file (<Name>.schema.yml).")
