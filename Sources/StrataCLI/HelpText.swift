@@ -6,7 +6,7 @@ enum HelpText {
           strata generate Sources/App/Library.schema.yml --output .build/generated
           strata migration new Sources/App/Library.schema.yml --name add_phone
           strata migrate Sources/App/Library.schema.yml --database library.sqlite
-          strata diagram Sources/App/Library.schema.yml --format dot --output library.dot
+          strata diagram Sources/App/Library.schema.yml --format dot
 
         Shell completion: strata --generate-completion-script zsh   (or bash, fish); see docs/CLI.md.
         """
@@ -17,12 +17,14 @@ enum HelpText {
           strata check Sources/*/*.schema.yml
           strata check --format json Library.schema.yml > problems.json
 
+
         """
 
     static let generate = """
         EXAMPLES:
-          strata generate Library.schema.yml --output .build/generated     # writes .build/generated/Library.swift
+          strata generate Library.schema.yml --output .build/generated
           strata generate Library.schema.yml --output-file Sources/App/Library.swift
+
 
         """
 
@@ -35,15 +37,17 @@ enum HelpText {
 
     static let migrationNew = """
         EXAMPLES:
-          strata migration new Library.schema.yml --name initial      # writes Library.migrations/0001_initial.sql
+          strata migration new Library.schema.yml --name initial
           strata migration new Library.schema.yml --name add_phone --dry-run
-          strata migration new Library.schema.yml --name drop_notes --allow-destructive
+          strata migration new Library.schema.yml --name drop_x --allow-destructive
+
 
         """
 
     static let migrationVerify = """
         EXAMPLES:
           strata migration verify Library.schema.yml
+
 
         """
 
@@ -52,6 +56,7 @@ enum HelpText {
           strata migrate Library.schema.yml --database library.sqlite
           strata migrate Library.schema.yml --database library.sqlite --dry-run
           strata migrate Library.schema.yml --database library.sqlite --to 3
+
 
         """
 
@@ -62,15 +67,15 @@ enum HelpText {
 
     static let diagram = """
         EXAMPLES:
-          strata diagram Library.schema.yml                          # Mermaid erDiagram to standard output
+          strata diagram Library.schema.yml          # Mermaid, to standard output
           strata diagram Library.schema.yml --output docs/library.mmd
           strata diagram Library.schema.yml --format dot | dot -Tsvg -o library.svg
 
         Each table is a box with its columns and types (`?` = optional); PK, FK and UK mark primary, \
         foreign and unique keys. Each foreign key is an edge from the referenced table to the \
         referencing one: exactly one parent (0..1 when the column is optional) and zero or more \
-        children (0..1 when the column is unique). In Mermaid, paste the output into a ```mermaid \
-        block of a Markdown page.
+        children (0..1 when the column is unique). Paste Mermaid output into a ```mermaid block \
+        of a Markdown page.
         """
 }
 

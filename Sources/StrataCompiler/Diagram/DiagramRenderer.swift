@@ -122,7 +122,7 @@ public enum DiagramRenderer {
             "digraph \(dotID(schema.name)) {",
             "    graph [rankdir=LR, fontname=\"Helvetica\", nodesep=0.6, ranksep=1.2];",
             "    node [shape=plain, fontname=\"Helvetica\", fontsize=11];",
-            "    edge [fontname=\"Helvetica\", fontsize=10, dir=both, color=\"#4a5a70\"];",
+            "    edge [fontname=\"Helvetica\", fontsize=10, dir=both, color=\"#4a5a70\", labeldistance=1.6, labelangle=30];",
         ]
         for table in schema.tables {
             var rows: [String] = []
