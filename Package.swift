@@ -37,14 +37,14 @@ let package = Package(
         ),
         // The `strata` executable product.
         .executableTarget(name: "StrataMain", dependencies: ["StrataCommands"]),
-        // The same command as the plugins' tool. It is a target of its own, in no product, because
-        // SwiftPM cannot give a plugin an executable target that a product of another name ships
-        // ("no product named …", swiftlang/swift-package-manager#8831).
-        .executableTarget(name: "StrataCLI", dependencies: ["StrataCommands"], path: "Sources/StrataPluginTool"),
+        // The same command as the plugins' tool. It is a target of its own, in no declared product,
+        // because SwiftPM cannot give a plugin an executable target that a product of another name
+        // ships ("no product named …", swiftlang/swift-package-manager#8831).
+        .executableTarget(name: "StrataPluginTool", dependencies: ["StrataCommands"]),
         .plugin(
             name: "StrataPlugin",
             capability: .buildTool(),
-            dependencies: [.target(name: "StrataCLI")]
+            dependencies: [.target(name: "StrataPluginTool")]
         ),
         .executableTarget(
             name: "LibraryDemo",
@@ -58,7 +58,7 @@ let package = Package(
                 intent: .custom(verb: "strata-migration", description: "Write the next migration of a schema, or verify its migrations."),
                 permissions: [.writeToPackageDirectory(reason: "writes <Name>.migrations/NNNN_name.sql beside the schema")]
             ),
-            dependencies: [.target(name: "StrataCLI")]
+            dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),

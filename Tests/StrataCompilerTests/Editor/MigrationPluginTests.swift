@@ -31,6 +31,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-user-package-\(UUID().uuidString)")
         let sources = root.appendingPathComponent("Sources/ShopApp")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // A path dependency's identity is its directory name (strata, or a worktree's name).
+        let identity = literal(ExternalTool.repositoryRoot.lastPathComponent)
         let manifest = """
             // swift-tools-version: 6.1
             import PackageDescription
@@ -42,8 +44,8 @@ import Testing
                 targets: [
                     .executableTarget(
                         name: "ShopApp",
-                        dependencies: [.product(name: "Strata", package: "strata")],
-                        plugins: [.plugin(name: "StrataPlugin", package: "strata")]
+                        dependencies: [.product(name: "Strata", package: \(identity))],
+                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
                     ),
                 ]
             )
@@ -73,11 +75,19 @@ import Testing
     func writesAndVerifiesTheFirstMigration() throws {
         #expect(ExternalTool.find("swift") != nil, "swift is not on PATH")
         let package = try Self.makePackage()
-        defer { try? FileManager.default.removeItem(at: package) }
+        defer {
+            try? FileManager.default.removeItem(at: package)
+            // SwiftPM leaves lock files named after the scratch path in the temporary directory.
+            let temporary = FileManager.default.temporaryDirectory
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+            where name.contains(package.lastPathComponent) {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
         let migration = package.appendingPathComponent("Sources/ShopApp/Shop.migrations/0001_initial.sql")
 
-        var result = try Self.swiftPackage(
-            ["--allow-writing-to-package-directory", "strata-migration", "new", "--name", "initial"], in: package)
+        let plugin = ["--allow-writing-to-package-directory", "strata-migration"]
+        var result = try Self.swiftPackage(plugin + ["new", "--name", "initial"], in: package)
         #expect(result.status == 0, "strata-migration new failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("Shop.migrations/0001_initial.sql"), "\(result.stdout)")
         let sql = try String(contentsOf: migration, encoding: .utf8)
@@ -85,19 +95,19 @@ import Testing
         #expect(sql.contains(#"CREATE TABLE "orders""#), "\(sql)")
         #expect(sql.contains(#"REFERENCES "customers" ("id") ON DELETE CASCADE"#), "\(sql)")
 
-        result = try Self.swiftPackage(["strata-migration", "verify"], in: package)
+        result = try Self.swiftPackage(plugin + ["verify"], in: package)
         #expect(result.status == 0, "strata-migration verify failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("ok: 1 migration(s)"), "\(result.stdout)")
 
         // A schema that no longer matches its migrations fails verify, naming the command to run.
         try (Self.schema + "\n      phone: text?\n").write(
             to: package.appendingPathComponent("Sources/ShopApp/Shop.schema.yml"), atomically: true, encoding: .utf8)
-        result = try Self.swiftPackage(["strata-migration", "verify"], in: package)
+        result = try Self.swiftPackage(plugin + ["verify"], in: package)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("column orders.phone is declared but missing"),
                 "\(result.stdout)\n\(result.stderr)")
 
-        result = try Self.swiftPackage(["strata-migration", "bogus"], in: package)
+        result = try Self.swiftPackage(plugin + ["bogus"], in: package)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("usage: swift package"), "\(result.stderr)")
     }
