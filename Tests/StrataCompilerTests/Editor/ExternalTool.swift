@@ -14,8 +14,9 @@ enum ExternalTool {
         ["true", "1"].contains(ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? "")
     }
 
-    /// The full path of `name` on `PATH`, if any.
+    /// The full path of `name` on `PATH` (or `name` itself when it is a path), if any.
     static func find(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"
