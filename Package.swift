@@ -6,8 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
-        .executable(name: "strata", targets: ["StrataCLI"]),
-        .executable(name: "StrataCLI", targets: ["StrataCLI"]),
+        .executable(name: "strata", targets: ["StrataMain"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
     ],
@@ -27,17 +26,25 @@ let package = Package(
         ),
         .target(name: "Strata", dependencies: ["CSQLite"]),
         .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
-        .executableTarget(
-            name: "StrataCLI",
+        // The `strata` command's code; two one-line executables run it.
+        .target(
+            name: "StrataCommands",
             dependencies: [
                 "StrataCompiler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/StrataCLI"
         ),
+        // The `strata` executable product.
+        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands"]),
+        // The same command as the plugins' tool. It is a target of its own, in no declared product,
+        // because SwiftPM cannot give a plugin an executable target that a product of another name
+        // ships ("no product named …", swiftlang/swift-package-manager#8831).
+        .executableTarget(name: "StrataPluginTool", dependencies: ["StrataCommands"]),
         .plugin(
             name: "StrataPlugin",
             capability: .buildTool(),
-            dependencies: [.target(name: "StrataCLI")]
+            dependencies: [.target(name: "StrataPluginTool")]
         ),
         .executableTarget(
             name: "LibraryDemo",
@@ -51,7 +58,7 @@ let package = Package(
                 intent: .custom(verb: "strata-migration", description: "Write the next migration of a schema, or verify its migrations."),
                 permissions: [.writeToPackageDirectory(reason: "writes <Name>.migrations/NNNN_name.sql beside the schema")]
             ),
-            dependencies: [.target(name: "StrataCLI")]
+            dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),

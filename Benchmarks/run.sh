@@ -28,7 +28,7 @@ if [ "${1:-}" != "--runtime" ]; then
     command -v hyperfine > /dev/null || { echo "hyperfine is missing: apt-get install -y hyperfine" >&2; exit 1; }
     # 2. The generator on a 300-table schema (release build of the tool the plugin runs).
     swift build -c release --scratch-path .build-bench --product BenchOne > /dev/null
-    tool=$(find .build-bench -path '*release/StrataCLI-tool' -type f | head -1)
+    tool=$(find .build-bench -path '*release/StrataPluginTool-tool' -type f | head -1)
     python3 Scripts/make_schema.py "$out/big" 300
     hyperfine --warmup 1 --runs 10 --export-json "$out/generate.json" \
         --prepare "rm -f $out/big/Big.swift" \

@@ -1,14 +1,15 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package strata-migration new <schema> --name <name>` (and `verify <schema>`): the
+/// `swift package --allow-writing-to-package-directory strata-migration new <schema> --name <name>`
+/// (and `verify <schema>`; SwiftPM asks for the permission whatever the verb): the
 /// migration commands of `strata` as a SwiftPM command plugin, for users who prefer plugin
 /// commands to `swift run strata migration …`. When the schema path is left out and the
 /// package has exactly one `*.schema.yml`, that one is used.
 @main
 struct StrataMigrationPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "StrataCLI").url
+        let tool = try context.tool(named: "StrataPluginTool").url
         let schemas = context.package.targets
             .compactMap { $0 as? SourceModuleTarget }
             .flatMap { $0.sourceFiles.map(\.url) }
@@ -51,7 +52,7 @@ enum MigrationPluginError: Error, CustomStringConvertible {
         switch self {
         case .usage:
             "usage: swift package --allow-writing-to-package-directory strata-migration new [<schema>] --name <name> [--dry-run] [--allow-destructive]\n"
-                + "       swift package strata-migration verify [<schema>]"
+                + "       swift package --allow-writing-to-package-directory strata-migration verify [<schema>]"
         case .whichSchema(let schemas):
             schemas.isEmpty
                 ? "the package has no *.schema.yml in its targets"

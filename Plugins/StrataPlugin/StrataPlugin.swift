@@ -13,7 +13,7 @@ struct StrataPlugin: BuildToolPlugin {
             files: target.sourceFiles.map(\.url),
             targetDirectory: target.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "StrataCLI").url)
+            tool: try context.tool(named: "StrataPluginTool").url)
     }
 
     /// The build commands for the schema files among `files`: shared by the SwiftPM and the
@@ -60,7 +60,7 @@ extension StrataPlugin: XcodeBuildToolPlugin {
             files: target.inputFiles.map(\.url),
             targetDirectory: context.xcodeProject.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "StrataCLI").url)
+            tool: try context.tool(named: "StrataPluginTool").url)
     }
 }
 #endif

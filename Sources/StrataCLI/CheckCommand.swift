@@ -7,7 +7,7 @@ extension StrataCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check schema files and report every problem.",
-            discussion: """
+            discussion: HelpText.check + """
                 Prints one line per problem to standard error, as `path:line:column: error: message (hint)`.
                 Exits with 1 when any file has an error, 0 otherwise.
                 """

@@ -7,7 +7,7 @@ extension StrataCommand {
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate the Swift code of a schema file.",
-            discussion: """
+            discussion: HelpText.generate + """
                 Writes one Swift file per schema: records, DAOs, named queries, the database namespace and the \
                 embedded migrations. The file is rewritten only when its bytes change. Problems are printed to \
                 standard error as `path:line:column: error: message` and the exit code is 1.

@@ -8,7 +8,7 @@ extension StrataCommand {
     struct Introspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a schema file that reproduces an existing SQLite database.",
-            discussion: """
+            discussion: HelpText.introspect + """
                 Opens the database read-only and never changes it (no journal, WAL or shared-memory file is \
                 left behind). Types come from the declared types and a census of the stored values; what a \
                 schema file cannot express is written as a comment and reported as a warning on standard error.

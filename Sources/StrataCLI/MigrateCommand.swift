@@ -8,7 +8,7 @@ extension StrataCommand {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply the pending migrations of a schema to a database file.",
-            discussion: """
+            discussion: HelpText.migrate + """
                 Each migration runs in its own transaction: the database is left at the old version or the new \
                 one, never between. Refuses, changing nothing, when an applied migration was edited (checksum \
                 drift), when the database is newer than the migrations, when there is a gap, or when the file's \

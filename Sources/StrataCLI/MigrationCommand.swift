@@ -34,6 +34,7 @@ extension StrataCommand {
         static let configuration = CommandConfiguration(
             commandName: "migration",
             abstract: "Write and check the migration files of a schema.",
+            discussion: HelpText.migration,
             subcommands: [New.self, Verify.self]
         )
     }
@@ -44,7 +45,7 @@ extension StrataCommand.MigrationGroup {
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the next migration: the SQL that turns the schema built by the existing migrations into the declared one.",
-            discussion: """
+            discussion: HelpText.migrationNew + """
                 The file is <Name>.migrations/NNNN_<name>.sql beside the schema file. Renames need `renamedFrom:` \
                 in the schema; dropping a table or a column needs --allow-destructive. Prints nothing to write \
                 (and exits 0) when the schema did not change.
@@ -109,7 +110,7 @@ extension StrataCommand.MigrationGroup {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that replaying the migrations produces exactly the declared schema.",
-            discussion: "Exits with 1 and lists every difference when they disagree."
+            discussion: HelpText.migrationVerify + "Exits with 1 and lists every difference when they disagree."
         )
 
         @Argument(help: "The schema file (<Name>.schema.yml).")

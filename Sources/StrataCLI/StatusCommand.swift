@@ -8,7 +8,7 @@ extension StrataCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a database's version, its applied migrations and the pending ones.",
-            discussion: """
+            discussion: HelpText.status + """
                 Opens the file read-only (it works on a file you may not write). Also says whether the structure is \
                 still the one the last applied migration left; when it was altered by hand it lists the differences \
                 and exits with 1, as it does for anything that would make 'strata migrate' refuse.

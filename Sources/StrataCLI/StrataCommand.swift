@@ -1,11 +1,14 @@
 import ArgumentParser
 
-/// The `strata` command-line tool.
-@main
-struct StrataCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `strata` command-line tool (run by the `strata` executable and the plugins' tool).
+public struct StrataCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Compile YAML schema files into typed SQLite persistence code.",
-        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self, Introspect.self]
+        discussion: StrataCommand.overview,
+        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self, Introspect.self, Diagram.self]
     )
+
+    /// Creates the command (ArgumentParser fills in the options).
+    public init() {}
 }

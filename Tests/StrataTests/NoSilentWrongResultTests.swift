@@ -359,11 +359,8 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
         let threads = seen.with { $0.count }
         print("FIGURE async threads: 1,000 concurrent calls ran on \(threads) threads; process threads \(baseline ?? -1) before, \(peak.with { $0 }) at peak")
         #expect(threads <= configuration.maximumReaderCount + 1, "async calls ran on \(threads) threads")
-        if let baseline {
-            // Other suites run in this process at the same time: allow them some threads.
-            let growth = peak.with { $0 } - baseline
-            #expect(growth <= configuration.maximumReaderCount + 1 + 32, "the process grew by \(growth) threads")
-        }
+        // The process's own thread count is printed, not asserted: other suites run in this
+        // process at the same time and start threads of their own (observation, stress tests).
         #expect(try await db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } == 100)
     }
 }

@@ -1,0 +1,4 @@
+import StrataCommands
+
+// The `strata` executable: everything lives in StrataCommands.
+StrataCommand.main()

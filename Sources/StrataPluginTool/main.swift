@@ -1,0 +1,4 @@
+import StrataCommands
+
+// The build and command plugins' copy of `strata` (see Package.swift for why it is separate).
+StrataCommand.main()

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// The `strata-migration` command plugin, run the way a user runs it: in a fresh package that
+/// depends on this one by path, with `swift package … strata-migration`. It is a nested SwiftPM
+/// build (minutes on a small machine), so it runs under `CI=true` (which `.ci/run` sets) or with
+/// `STRATA_PLUGIN_TEST=1`, and is skipped otherwise.
+@Suite(.serialized) struct MigrationPluginTests {
+    static var enabled: Bool {
+        ExternalTool.isCI || ProcessInfo.processInfo.environment["STRATA_PLUGIN_TEST"] == "1"
+    }
+
+    static let schema = """
+        database: Shop
+        tables:
+          Customer:
+            table: customers
+            columns:
+              id:    { type: int, primaryKey: autoincrement }
+              name:  text
+              email: { type: text, unique: true }
+          Order:
+            table: orders
+            columns:
+              id:         { type: int, primaryKey: autoincrement }
+              customerId: { type: int, references: Customer.id, onDelete: cascade }
+        """
+
+    /// A user package: one executable target holding `Shop.schema.yml`, using the build plugin.
+    static func makePackage() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-user-package-\(UUID().uuidString)")
+        let sources = root.appendingPathComponent("Sources/ShopApp")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // A path dependency's identity is its directory name (strata, or a worktree's name).
+        let identity = literal(ExternalTool.repositoryRoot.lastPathComponent)
+        let manifest = """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "ShopApp",
+                platforms: [.macOS(.v13)],
+                dependencies: [.package(path: \(literal(ExternalTool.repositoryRoot.path)))],
+                targets: [
+                    .executableTarget(
+                        name: "ShopApp",
+                        dependencies: [.product(name: "Strata", package: \(identity))],
+                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
+                    ),
+                ]
+            )
+
+            """
+        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try schema.write(to: sources.appendingPathComponent("Shop.schema.yml"), atomically: true, encoding: .utf8)
+        try "import Strata\n".write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    static func literal(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// `swift package` in the user package, with its own scratch directory so it never waits for
+    /// the lock of the build running these tests.
+    static func swiftPackage(_ arguments: [String], in package: URL) throws -> ExternalTool.Result {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
+        environment["CI"] = nil
+        let scratch = package.appendingPathComponent(".build-user").path
+        // At the lowest priority: the other tests of the run (some count their time) go first.
+        return try ExternalTool.run("nice", ["-n", "19", "swift", "package", "--scratch-path", scratch] + arguments,
+                                    in: package, environment: environment)
+    }
+
+    @Test(.enabled(if: enabled, "the command plugin test builds a user package (minutes); CI=true or STRATA_PLUGIN_TEST=1 runs it"))
+    func writesAndVerifiesTheFirstMigration() throws {
+        #expect(ExternalTool.find("swift") != nil, "swift is not on PATH")
+        let package = try Self.makePackage()
+        defer {
+            try? FileManager.default.removeItem(at: package)
+            // SwiftPM leaves lock files named after the scratch path in the temporary directory.
+            let temporary = FileManager.default.temporaryDirectory
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+            where name.contains(package.lastPathComponent) {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        let migration = package.appendingPathComponent("Sources/ShopApp/Shop.migrations/0001_initial.sql")
+
+        let plugin = ["--allow-writing-to-package-directory", "strata-migration"]
+        var result = try Self.swiftPackage(plugin + ["new", "--name", "initial"], in: package)
+        #expect(result.status == 0, "strata-migration new failed:\n\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("Shop.migrations/0001_initial.sql"), "\(result.stdout)")
+        let sql = try String(contentsOf: migration, encoding: .utf8)
+        #expect(sql.contains(#"CREATE TABLE "customers""#), "\(sql)")
+        #expect(sql.contains(#"CREATE TABLE "orders""#), "\(sql)")
+        #expect(sql.contains(#"REFERENCES "customers" ("id") ON DELETE CASCADE"#), "\(sql)")
+
+        result = try Self.swiftPackage(plugin + ["verify"], in: package)
+        #expect(result.status == 0, "strata-migration verify failed:\n\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: 1 migration(s)"), "\(result.stdout)")
+
+        // A schema that no longer matches its migrations fails verify, naming the command to run.
+        try (Self.schema + "\n      phone: text?\n").write(
+            to: package.appendingPathComponent("Sources/ShopApp/Shop.schema.yml"), atomically: true, encoding: .utf8)
+        result = try Self.swiftPackage(plugin + ["verify"], in: package)
+        #expect(result.status != 0)
+        #expect((result.stdout + result.stderr).contains("column orders.phone is declared but missing"),
+                "\(result.stdout)\n\(result.stderr)")
+
+        result = try Self.swiftPackage(plugin + ["bogus"], in: package)
+        #expect(result.status != 0)
+        #expect((result.stdout + result.stderr).contains("usage: swift package"), "\(result.stderr)")
+    }
+}
