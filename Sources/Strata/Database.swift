@@ -20,7 +20,7 @@ import Foundation
 public final class Database: Sendable {
     /// How a database is opened.
     public struct Configuration: Sendable {
-        /// Open without write access: ``Database/write(_:)`` throws. The file must exist.
+        /// Open without write access: ``Database/write(_:)-4oj87`` throws. The file must exist.
         public var readOnly: Bool = false
         /// Maximum number of reader connections of a file database.
         public var maximumReaderCount: Int = 4
