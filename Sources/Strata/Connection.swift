@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection, handed to you inside ``Database/read(_:)`` and ``Database/write(_:)``.
+/// One SQLite connection, handed to you inside ``Database/read(_:)-8qjgw`` and ``Database/write(_:)-4oj87``.
 ///
 /// Run raw SQL with ``execute(sql:arguments:)``, read ad-hoc rows with ``fetch(sql:arguments:)``,
 /// and prepare statements for the typed fast path with ``cachedStatement(sql:)``. Generated DAOs
@@ -314,8 +314,11 @@ public final class Connection {
 
     /// The kinds of SQLite transaction (<https://www.sqlite.org/lang_transaction.html>).
     public enum TransactionKind: String, Sendable {
+        /// Takes no lock until the first read, and the write lock at the first write.
         case deferred = "DEFERRED"
+        /// Takes the write lock at once: the default of ``Connection/inTransaction(_:_:)``.
         case immediate = "IMMEDIATE"
+        /// Takes the write lock at once and, outside WAL mode, keeps readers out.
         case exclusive = "EXCLUSIVE"
     }
 

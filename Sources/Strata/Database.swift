@@ -20,7 +20,7 @@ import Foundation
 public final class Database: Sendable {
     /// How a database is opened.
     public struct Configuration: Sendable {
-        /// Open without write access: ``Database/write(_:)`` throws. The file must exist.
+        /// Open without write access: ``Database/write(_:)-4oj87`` throws. The file must exist.
         ///
         /// A WAL database needs its `-shm` file to be read safely. When that file does not
         /// exist and cannot be created (a read-only folder) and there is no `-wal` file with

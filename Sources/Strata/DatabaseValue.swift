@@ -2,10 +2,15 @@ import Foundation
 
 /// A value as SQLite stores it: NULL, a 64-bit integer, a double, text or a blob.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL NULL.
     case null
+    /// A 64-bit signed integer (storage class INTEGER).
     case integer(Int64)
+    /// An IEEE 754 double (storage class REAL).
     case real(Double)
+    /// UTF-8 text (storage class TEXT).
     case text(String)
+    /// Bytes (storage class BLOB).
     case blob(Data)
 
     /// True for NULL.

@@ -38,10 +38,15 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The kind of constraint whose violation made a statement fail.
     public enum ConstraintKind: String, Sendable, Hashable {
+        /// A `UNIQUE` constraint or unique index (`SQLITE_CONSTRAINT_UNIQUE`).
         case unique
+        /// A primary key that already exists (`SQLITE_CONSTRAINT_PRIMARYKEY`).
         case primaryKey
+        /// A foreign key whose parent row is missing, or still referenced (`SQLITE_CONSTRAINT_FOREIGNKEY`).
         case foreignKey
+        /// A `CHECK` constraint (`SQLITE_CONSTRAINT_CHECK`).
         case check
+        /// A NULL in a `NOT NULL` column (`SQLITE_CONSTRAINT_NOTNULL`).
         case notNull
         /// Another constraint (a trigger's `RAISE`, a datatype mismatch in a STRICT table …).
         case other

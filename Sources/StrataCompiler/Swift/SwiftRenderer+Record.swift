@@ -18,6 +18,8 @@ extension SwiftRenderer {
                     for value in values {
                         let caseName = SwiftNames.enumCase(value)
                         let bare = caseName.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                        let shown = value.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+                        out.line(shown.contains("`") ? "/// Stored as the text \(shown)." : "/// Stored as `\(shown)`.")
                         out.line(bare == value ? "case \(caseName)" : "case \(caseName) = \(SwiftNames.stringLiteral(value))")
                     }
                 }

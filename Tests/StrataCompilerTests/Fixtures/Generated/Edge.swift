@@ -134,8 +134,11 @@ public enum Edge {
 public struct Node: Sendable, Hashable, Codable, Identifiable {
     /// The values of `kind`.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Stored as `e-book`.
         case eBook = "e-book"
+        /// Stored as `2nd`.
         case _2nd = "2nd"
+        /// Stored as `plain`.
         case plain
     }
 
@@ -710,13 +713,17 @@ public struct TickDAO: RecordDAO {
 public struct Entry: Sendable, Hashable, Codable {
     /// The values of `type`.
     public enum TypeValue: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Stored as `none`.
         case none
+        /// Stored as `some`.
         case some
     }
 
     /// The values of `date`.
     public enum DateValue: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Stored as `today`.
         case today
+        /// Stored as `later`.
         case later
     }
 

@@ -363,8 +363,11 @@ public struct AuthorDAO: RecordDAO {
 public struct Book: Sendable, Hashable, Codable, Identifiable {
     /// The values of `format`.
     public enum Format: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Stored as `hardcover`.
         case hardcover
+        /// Stored as `paperback`.
         case paperback
+        /// Stored as `ebook`.
         case ebook
     }
 
