@@ -201,7 +201,7 @@ public final class Connection {
     /// the DAO conditions …) takes exactly one and refuses trailing SQL. Each statement binds
     /// exactly the arguments it declares: when the arguments do not match, it throws
     /// ``StrataError/Kind/misuse`` before running the statement that would have received them
-    /// (the statements before it have run: inside ``Database/write(_:)`` the transaction rolls
+    /// (the statements before it have run: inside ``Database/write(_:)-4oj87`` the transaction rolls
     /// them back).
     public func execute(sql: String, arguments: StatementArguments = []) throws {
         var remainingPositional: [(any DatabaseValueConvertible)?]? = nil

@@ -32,7 +32,7 @@ extension Database {
     /// - A fetch that throws ends the sequence with its error. Cancelling the consuming task,
     ///   or leaving the loop, ends the observation and frees what it held.
     ///
-    /// `fetch` runs in a read transaction on a reader connection (see ``read(_:)``), off the
+    /// `fetch` runs in a read transaction on a reader connection (see ``read(_:)-8z1lm``), off the
     /// caller's task.
     public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Connection) throws -> Value) -> ValueObservation<Value> {
         ValueObservation(database: self, fetch: fetch, isEqual: nil)
@@ -64,7 +64,7 @@ extension Database {
     ///
     /// Changes made by other `Database` values or other processes are not reported (SQLite
     /// reports row changes only to the connection that made them); observe a read with
-    /// ``observe(_:)`` to see those. The sequence buffers up to
+    /// ``observe(_:)-4rg1g`` to see those. The sequence buffers up to
     /// ``DatabaseChanges/bufferLimit`` changes its consumer has not taken yet; past that it
     /// ends with an error rather than drop one. On a read-only database it ends at once with
     /// a ``StrataError/Kind/misuse`` error.
@@ -104,8 +104,11 @@ extension Database {
 public struct DatabaseChange: Sendable, Hashable {
     /// What happened to the row.
     public enum Kind: String, Sendable, Hashable {
+        /// A row was inserted (also the new row of an `INSERT OR REPLACE`).
         case insert
+        /// A row was updated in place.
         case update
+        /// A row was deleted (also by a cascade, or the row an `INSERT OR REPLACE` replaced).
         case delete
     }
 
@@ -169,7 +172,7 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
     }
 }
 
-/// The sequence ``Database/observe(_:)`` returns: the observed value now, then after each
+/// The sequence ``Database/observe(_:)-4rg1g`` returns: the observed value now, then after each
 /// commit that changed what it read. Each iteration runs its own observation.
 ///
 /// It is `Sendable`: make it in one task and iterate it in another.

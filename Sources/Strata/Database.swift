@@ -35,7 +35,7 @@ public final class Database: Sendable {
         public var busyTimeout: TimeInterval = 10
         /// `PRAGMA foreign_keys = ON` on every connection.
         public var foreignKeys: Bool = true
-        /// How often observation (``Database/observe(_:)``) checks `PRAGMA data_version` for
+        /// How often observation (``Database/observe(_:)-4rg1g``) checks `PRAGMA data_version` for
         /// commits made by other `Database` values and other processes; nil turns the checks
         /// off. Commits through this `Database` are seen at once either way.
         public var observationPollingInterval: TimeInterval? = 0.1
@@ -43,7 +43,7 @@ public final class Database: Sendable {
         /// (<https://www.sqlite.org/vfs.html>); nil, the default, uses SQLite's default VFS.
         /// Strata's reliability tests use one that injects I/O errors.
         public var vfs: String? = nil
-        /// With ``readOnly``: open the file as `immutable=1` (sqlite.org/uri.html): SQLite reads it
+        /// With ``readOnly-property``: open the file as `immutable=1` (sqlite.org/uri.html): SQLite reads it
         /// without taking locks and never creates a `-journal`, `-wal` or `-shm` file beside it.
         /// Only for a file no other connection writes while it is open, and whose WAL is
         /// checkpointed (no `-wal` file), since an immutable open ignores a `-wal` file.
