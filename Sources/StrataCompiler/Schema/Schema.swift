@@ -23,6 +23,10 @@ public struct Schema: Hashable, Sendable {
     public var options: Options
     /// The tables, in declaration order.
     public var tables: [Table]
+    /// The top-level `queries:`, in declaration order.
+    public var queries: [SQLQuery] = []
+    /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
+    public var typedQueries: [TypedQuery] = []
 
     /// Creates a schema.
     public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
