@@ -121,7 +121,7 @@ private struct Analysis {
         let tailOffset: Int
         switch conn.prepareFirstStatementLocatingErrors(sql: query.sql) {
         case .failure(let failure):
-            error(at: failure.offset ?? firstTokenOffset, "SQLite rejects the statement: \(failure.message)")
+            error(at: failure.offset ?? offset(named: failure.message), "SQLite rejects the statement: \(failure.message)")
             return
         case .success(let (statement, tail)):
             prepared = statement
@@ -174,6 +174,18 @@ private struct Analysis {
 
     var firstTokenOffset: Int { tokens.first?.range.lowerBound ?? 0 }
 
+    /// Where the name an SQLite message ends with (`no such table: itme`) is written, for the
+    /// messages that come without an offset; else the statement's start.
+    func offset(named message: String) -> Int {
+        guard let colon = message.lastIndex(of: ":") else { return firstTokenOffset }
+        let tail = String(message[message.index(after: colon)...]).trimmingSpaces
+        let name = String(tail.split(separator: ".").first ?? "").lowercased()
+        for token in tokens where token.kind == .word || token.kind == .identifier {
+            if token.text.lowercased() == name { return token.range.lowerBound }
+        }
+        return firstTokenOffset
+    }
+
     // MARK: - Parameters
 
     mutating func typeParameters(
@@ -221,7 +233,8 @@ private struct Analysis {
             }
             parameters.append(TypedQuery.Parameter(
                 name: name,
-                valueType: TypedQuery.ValueType(type: first.base, enumOwner: first.owner, isOptional: uses.contains { $0.optional }),
+                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.isEnum(first.base) ? first.owner : nil,
+                                                isOptional: uses.contains { $0.optional }),
                 isList: false))
         }
         return parameters
@@ -284,7 +297,7 @@ private struct Analysis {
             if let override = overrides[name] {
                 valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
             } else if let fact, let base = fact.type.base {
-                valueType = TypedQuery.ValueType(type: base, enumOwner: fact.type.owner, isOptional: fact.type.optional)
+                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.isEnum(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
             } else {
                 let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
                 error(at: offset, "the type of result column '\(name)' cannot be inferred: \(fact?.type.isNull == true ? "it is always NULL" : reason)",
