@@ -265,7 +265,8 @@ import Testing
             if inQueries, line == "}" { break }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if inQueries, trimmed.hasPrefix("public func") || trimmed.hasPrefix("public struct") || trimmed.hasPrefix("public var") {
-                lines.append(String(line.dropFirst(4)).replacingOccurrences(of: " {", with: ""))
+                let unindented = line.hasPrefix("    ") ? String(line.dropFirst(4)) : String(line)
+                lines.append(unindented.replacingOccurrences(of: " {", with: ""))
             }
         }
         let actual = lines.joined(separator: "\n") + "\n"
