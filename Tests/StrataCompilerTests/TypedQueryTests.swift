@@ -115,13 +115,16 @@ import Testing
             queries:
               conn:
                 sql: SELECT id FROM item
-              foo:
+              fooBar:
                 sql: SELECT id, name FROM item
-              Foo:
+              foo_bar:
+                sql: SELECT id, name FROM item
+              Item:
                 sql: SELECT id, name FROM item
             """) == [
             "Shop.schema.yml:11:3: error: query 'conn' collides with a member of the generated 'ShopQueries' (rename the query)",
-            "Shop.schema.yml:15:3: error: queries 'foo' and 'Foo' both generate the row type 'FooRow' (rename one of them)",
+            "Shop.schema.yml:15:3: error: queries 'fooBar' and 'foo_bar' both generate the row type 'FooBarRow' (rename one of them)",
+            "Shop.schema.yml:17:3: error: query 'Item' starts with an upper-case letter (name it in lowerCamelCase: a method named like a type would hide it inside 'ShopQueries')",
         ])
     }
 

@@ -69,6 +69,11 @@ public enum QueryAnalyzer {
                                               hint: "rename the query"))
                 continue
             }
+            if let first = query.name.unicodeScalars.first, first.properties.isUppercase {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' starts with an upper-case letter",
+                                              hint: "name it in lowerCamelCase: a method named like a type would hide it inside '\(structName)'"))
+                continue
+            }
             if !methods.insert(query.name).inserted {
                 diagnostics.append(Diagnostic(at: location, "query '\(query.name)' is declared twice"))
             }

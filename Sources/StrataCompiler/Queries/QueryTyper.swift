@@ -683,13 +683,33 @@ struct QueryTyper {
         returning(scope)
     }
 
-    /// `col = expr, …` of UPDATE and DO UPDATE.
+    /// `col = expr, …` and `(a, b) = (x, y)` of UPDATE and DO UPDATE.
     mutating func assignments(_ scope: Scope, table: Table?) {
         repeat {
-            guard let columnName = name() else { return }
+            var names: [String] = []
+            if acceptSymbol("(") {
+                while let column = name() {
+                    names.append(column)
+                    if !acceptSymbol(",") { break }
+                }
+                _ = acceptSymbol(")")
+            } else if let column = name() {
+                names = [column]
+            } else {
+                return
+            }
             _ = acceptSymbol("=")
-            let type = expression(scope)
-            if let table, let column = table.columns.first(where: { $0.sqlName.lowercased() == columnName.lowercased() }) {
+            var values: [ExprType] = []
+            if names.count > 1, isSymbol("("), !(isKeyword("SELECT", 1) || isKeyword("VALUES", 1) || isKeyword("WITH", 1)) {
+                position += 1
+                repeat { values.append(expression(scope)) } while acceptSymbol(",")
+                _ = acceptSymbol(")")
+            } else {
+                values = [expression(scope)]
+            }
+            guard let table, names.count == values.count else { continue }
+            for (columnName, type) in zip(names, values) {
+                guard let column = table.columns.first(where: { $0.sqlName.lowercased() == columnName.lowercased() }) else { continue }
                 use(type.parameter, type.parameterToken,
                     as: .of(column.type, optional: column.isOptional, owner: table.recordName), optional: column.isOptional)
             }
