@@ -187,6 +187,12 @@ import Testing
         #expect(try db.read { conn in try MusicQueries(conn).rawLabel() } == ["a", nil, "b", nil, nil])
     }
 
+    @Test func keywordsAndBodyNamesAsQueryAndParameterNames() throws {
+        let db = try Self.seeded()
+        let names = try db.read { conn in try MusicQueries(conn).where(statement: 1, value: [1, 2, 3], stored: 150_000) }
+        #expect(names == ["One", "Two"])
+    }
+
     @Test func aNullInANonOptionalResultThrowsNamingQueryAndColumn() throws {
         let db = try Self.seeded()
         do {
