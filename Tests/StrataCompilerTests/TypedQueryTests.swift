@@ -253,6 +253,27 @@ import Testing
         #expect(try Self.typed("DELETE FROM item").shape == .changes)
     }
 
+    /// The analysis reads origins from SQLite's column metadata: this SQLite must be built with
+    /// SQLITE_ENABLE_COLUMN_METADATA, and error offsets must be reported.
+    @Test func sqliteReportsColumnOriginsAndErrorOffsets() throws {
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn throws in
+            try conn.execute(sql: "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)")
+            guard case .success(let prepared) = conn.prepareFirstStatementLocatingErrors(sql: "SELECT x.b AS alias, 1 FROM t x") else {
+                Issue.record("the statement did not prepare")
+                return
+            }
+            #expect(prepared.statement.columnTableName(at: 0) == "t")
+            #expect(prepared.statement.columnOriginName(at: 0) == "b")
+            #expect(prepared.statement.columnOriginName(at: 1) == nil)
+            guard case .failure(let failure) = conn.prepareFirstStatementLocatingErrors(sql: "SELECT a, zz FROM t") else {
+                Issue.record("an unknown column prepared")
+                return
+            }
+            #expect(failure.offset == 10)
+        }
+    }
+
     // MARK: - Pinned signatures
 
     static let musicSchema = GeneratedFixtures.testsDirectory.deletingLastPathComponent()
