@@ -71,6 +71,12 @@ import Testing
         #expect(trailing.isEmpty, "a trailing ; and comment are not a second statement")
     }
 
+    @Test func statementsOtherThanQueriesAndWrites() {
+        #expect(Self.diagnostics("queries:\n  q:\n    sql: |\n      -- not a query\n      PRAGMA user_version\n")
+            == ["Shop.schema.yml:14:7: error: query 'q': 'PRAGMA' statements cannot be typed queries (use SELECT, WITH … SELECT, INSERT, UPDATE, DELETE or REPLACE)"])
+        #expect(Self.diagnostics("queries:\n  q:\n    sql: WITH x AS (SELECT 1 AS n) DELETE FROM item WHERE id IN (SELECT n FROM x)\n").isEmpty)
+    }
+
     @Test func parametersThatAreNotNamedWithAColon() {
         #expect(Self.diagnostics("queries:\n  q:\n    sql: SELECT id FROM item WHERE id = ? OR name = @n OR name = $m\n") == [
             "Shop.schema.yml:12:41: error: query 'q': '?' is not a ':name' parameter (name every parameter, for example :id)",

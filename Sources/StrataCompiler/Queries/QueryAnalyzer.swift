@@ -122,6 +122,11 @@ private struct Analysis {
             error(at: token.range.lowerBound, "'\(token.text)' is not a ':name' parameter",
                   hint: "name every parameter, for example :id")
         }
+        if let first = tokens.first, !["SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE"].contains(first.upper) {
+            error(at: first.range.lowerBound, "'\(first.text)' statements cannot be typed queries",
+                  hint: "use SELECT, WITH … SELECT, INSERT, UPDATE, DELETE or REPLACE")
+            return
+        }
         let prepared: Statement
         let tailOffset: Int
         switch conn.prepareFirstStatementLocatingErrors(sql: query.sql) {
