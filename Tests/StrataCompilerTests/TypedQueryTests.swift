@@ -90,6 +90,11 @@ import Testing
             == ["Shop.schema.yml:12:27: error: query 'q': two result columns are named 'name' (add AS to give one another name)"])
     }
 
+    @Test func aResultColumnNamedLikeAMemberAStructCannotDeclare() {
+        #expect(Self.diagnostics("queries:\n  q:\n    sql: SELECT id AS self, name AS \"default\" FROM item\n")
+            == ["Shop.schema.yml:12:17: error: query 'q': result column 'self' would be the row property 'self', which a Swift struct cannot declare (add AS to give it another name)"])
+    }
+
     @Test func aParameterUsedWithTwoTypes() {
         #expect(Self.diagnostics("queries:\n  q:\n    sql: SELECT id FROM item WHERE id = :x OR name = :x\n")
             == ["Shop.schema.yml:12:54: error: query 'q': parameter ':x' is used as Int and as String (use two parameters, or declare its type in 'params:')"])

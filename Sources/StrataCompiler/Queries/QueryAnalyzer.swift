@@ -21,6 +21,12 @@ public enum QueryAnalyzer {
         "conn", "init", "deinit", "self", "Self", "subscript", "Type", "Protocol", "super", "_",
     ]
 
+    /// Names a row struct's property cannot take (they do not compile, or clash with
+    /// `Hashable`).
+    static let reservedPropertyNames: Set<String> = [
+        "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "hashValue", "_",
+    ]
+
     /// Types every query of `queries` against `schema`.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
@@ -295,6 +301,11 @@ private struct Analysis {
             let property = SwiftNames.lowerCamelCase(name)
             guard Identifier.isValidSwiftIdentifier(property) else {
                 error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
+                continue
+            }
+            if QueryAnalyzer.reservedPropertyNames.contains(property) {
+                error(at: offset, "result column '\(name)' would be the row property '\(property)', which a Swift struct cannot declare",
+                      hint: "add AS to give it another name")
                 continue
             }
             if let earlier = seen[property] {
