@@ -1204,7 +1204,6 @@ struct QueryTyper {
         type.origin = nil
         type.aggregate = Self.aggregates.contains(function) && !isWindow && !(["MIN", "MAX"].contains(function) && arguments.count > 1)
             || arguments.contains { $0.aggregate }
-        _ = scope
         return type
     }
 
