@@ -153,7 +153,9 @@ struct QueryTyper {
                         end = offset(next.range.upperBound)
                         index += 1
                     }
-                    result.append(Token(kind: .otherParameter, text: String(sql.utf8[sql.utf8.index(sql.utf8.startIndex, offsetBy: range.lowerBound)..<sql.utf8.index(sql.utf8.startIndex, offsetBy: end)]) ?? "?", upper: "", range: range.lowerBound..<end))
+                    let bytes = sql.utf8.dropFirst(range.lowerBound).prefix(end - range.lowerBound)
+                    result.append(Token(kind: .otherParameter, text: String(decoding: bytes, as: UTF8.self), upper: "",
+                                        range: range.lowerBound..<end))
                 } else {
                     result.append(Token(kind: .symbol, text: token.text, upper: token.text, range: range))
                 }
@@ -969,7 +971,9 @@ struct QueryTyper {
             var operand = unary(scope)
             operand.origin = nil
             if operand.parameter != nil { return .unknown("a signed parameter") }
-            if !Self.isNumeric(operand.base), !operand.isNull { return operand.untyped != nil ? operand : .unknown("a sign before a value that is not a number") }
+            if !Self.isNumeric(operand.base), !operand.isNull {
+                return operand.untyped != nil ? operand : .unknown("a sign before a value that is not a number")
+            }
             if operand.base == .bool { operand.base = .int }
             if token.text == "~" { operand.base = .int }
             return operand
