@@ -32,6 +32,12 @@ let package = Package(
         ),
         // One workload in a loop, for callgrind and quick timing: `bench-one <workload> <impl>`.
         .executableTarget(name: "BenchOne", dependencies: ["BenchKit"]),
+        // The typed-query benchmark (issue 11): `swift run -c release TypedQueryBench`.
+        .executableTarget(
+            name: "TypedQueryBench",
+            dependencies: ["CSQLiteRaw", .product(name: "Strata", package: strata), .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: [.plugin(name: "StrataPlugin", package: strata)]
+        ),
         // The ordo-one/benchmark harness: `swift package benchmark`.
         .executableTarget(
             name: "StrataBenchmarks",

@@ -33,6 +33,19 @@ try db.read { conn in
     print("books by \(author.name): \(try AuthorDAO(conn).books(of: author).count)")
 }
 
+// Typed SQL from the schema's `queries:`: joins and aggregates with checked, typed results.
+try db.read { conn in
+    let queries = LibraryQueries(conn)
+    for row in try queries.booksPerAuthor() {
+        print("\(row.author): \(row.books) book(s), average price \(row.averagePrice.map { String($0) } ?? "-")")
+    }
+    print("tagged 'award winner': \(try queries.taggedBooks(tag: "award winner").map(\.title))")
+    print("titles for two ISBNs: \(try queries.titlesForIsbns(isbns: [book.isbn, "unknown"]))")
+    print("highest price: \(try queries.highestPrice().map { String($0) } ?? "none")")
+}
+let returned = try db.write { conn in try LibraryQueries(conn).returnBook(bookId: book.id) }
+print("loans returned: \(returned)")
+
 // Observation: a live count of books, fetched now and again after each commit that touches
 // `books`; a commit that touches only other tables causes no fetch (docs/Observation.md).
 func showLiveCount(of db: Database, author: Author) async throws {

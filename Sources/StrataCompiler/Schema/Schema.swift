@@ -27,6 +27,10 @@ public struct Schema: Hashable, Sendable {
     public var views: [SQLObject] = []
     /// Top-level `triggers:`, in declaration order: created after the views.
     public var triggers: [SQLObject] = []
+    /// The top-level `queries:`, in declaration order.
+    public var queries: [SQLQuery] = []
+    /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
+    public var typedQueries: [TypedQuery] = []
 
     /// Creates a schema.
     public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {

@@ -39,7 +39,7 @@ struct QuerySource {
 /// Turns the YAML tree into the ``Schema`` model, reporting what does not fit the schema
 /// language. Checks that need the whole table or schema live in `SchemaDecoder+Validation`.
 struct SchemaDecoder {
-    static let topLevelKeys = ["database", "options", "tables", "views", "triggers"]
+    static let topLevelKeys = ["database", "options", "tables", "queries", "views", "triggers"]
     static let optionKeys = ["strict", "foreignKeys"]
     static let tableKeys = [
         "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique",
@@ -62,6 +62,10 @@ struct SchemaDecoder {
     var sources: [TableSource] = []
     /// Keys suggested by the last `mapping` call: a misspelt `colums` explains a missing `columns`.
     var suggestedKeys: Set<String> = []
+    /// The file's bytes, to place errors inside a `sql:` scalar (empty when not available).
+    var source: [UInt8] = []
+    /// The byte offset where each line of `source` starts, computed on first use.
+    var lineStarts: [Int]?
 
     init(file: String) {
         self.file = file
@@ -190,6 +194,7 @@ struct SchemaDecoder {
         }
         schema.views = sqlObjects(top["views"], what: "views")
         schema.triggers = sqlObjects(top["triggers"], what: "triggers")
+        if let node = top["queries"] { schema.queries = decodeSQLQueries(node) }
         guard let tablesNode = top["tables"] else {
             error(root.location, "the schema has no 'tables:'", hint: "declare at least one table")
             return schema

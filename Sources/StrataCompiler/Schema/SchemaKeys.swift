@@ -16,6 +16,7 @@ public enum SchemaKeys {
         "tables.*.columns.*": SchemaDecoder.columnKeys,
         "tables.*.indexes[]": SchemaDecoder.indexKeys,
         "tables.*.queries.*": SchemaDecoder.queryKeys,
+        "queries.*": SchemaDecoder.sqlQueryKeys,
     ]
 
     /// The values of the schema language's fixed vocabularies, by the key that takes them

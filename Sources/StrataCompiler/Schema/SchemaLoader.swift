@@ -50,11 +50,17 @@ public enum SchemaLoader {
         var schema: Schema?
         if yaml.root != nil || diagnostics.isEmpty {
             var decoder = SchemaDecoder(file: path)
+            decoder.source = bytes
             var decoded = decoder.decode(yaml.root, path: path)
             if decoder.diagnostics.isEmpty || !decoded.tables.isEmpty {
                 decoder.validate(&decoded)
             }
             diagnostics += decoder.diagnostics
+            if !decoded.queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+                let analysis = QueryAnalyzer.analyze(decoded.queries, in: decoded)
+                decoded.typedQueries = analysis.queries
+                diagnostics += analysis.diagnostics
+            }
             schema = decoded
         }
         diagnostics = sorted(diagnostics)

@@ -112,3 +112,18 @@ enum SwiftNames {
         return "\(pounds)\"\"\"\n" + lines.joined(separator: "\n") + "\n" + indent + "\"\"\"\(pounds)"
     }
 }
+
+extension SwiftNames {
+    /// `book_format` → `BookFormat`, `topArtists` → `TopArtists`: type names made from keys.
+    static func upperCamelCase(_ name: String) -> String {
+        upperFirst(Identifier.upperCamelCase(name))
+    }
+
+    /// `artist_name` → `artistName`, `ArtistId` → `artistId`, `total` → `total`: property
+    /// names made from SQL result column names.
+    static func lowerCamelCase(_ name: String) -> String {
+        let parts = name.split(separator: "_", omittingEmptySubsequences: true)
+        guard let first = parts.first else { return name }
+        return lowerFirst(String(first)) + parts.dropFirst().map { upperFirst(String($0)) }.joined()
+    }
+}

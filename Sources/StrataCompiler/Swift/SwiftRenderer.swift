@@ -53,6 +53,7 @@ public struct SwiftRenderer {
             out.line()
             renderDAO(table, &out)
         }
+        renderQueries(&out)
         return out.text
     }
 

@@ -1315,3 +1315,224 @@ public struct LoanDAO: RecordDAO {
 
     static let navigationMemberSQL: CachedSQL = #"SELECT "id", "full_name", "email", "active", "joinedAt", "settings" FROM "members" WHERE "id" = ?"#
 }
+
+// MARK: - Queries
+
+/// The typed queries of Library.schema.yml: one method per entry of its `queries:`,
+/// each checked against the schema by every build.
+///
+/// ```swift
+/// let rows = try db.read { conn in try LibraryQueries(conn).booksPerAuthor() }
+/// ```
+///
+/// Writes run on the connection they are given: call them inside `db.write { }`.
+///
+/// - Remark: Generated from Library.schema.yml, queries.
+public struct LibraryQueries {
+    /// The connection the queries run on.
+    public let conn: Connection
+
+    /// Queries that run on `conn`.
+    public init(_ conn: Connection) {
+        self.conn = conn
+    }
+
+    /// A row of `booksPerAuthor`.
+    public struct BooksPerAuthorRow: Sendable, Hashable, Codable {
+        /// Result column `author`.
+        public var author: String
+        /// Result column `books`.
+        public var books: Int
+        /// Result column `averagePrice`.
+        public var averagePrice: Double?
+
+        /// Creates a row.
+        public init(author: String, books: Int, averagePrice: Double?) {
+            self.author = author
+            self.books = books
+            self.averagePrice = averagePrice
+        }
+    }
+
+    /// Each author with the number of their books and the average price of those that have one.
+    ///
+    /// ```sql
+    /// SELECT a.name AS author, COUNT(b.id) AS books, AVG(b.price) AS averagePrice
+    /// FROM authors a LEFT JOIN books b ON b.authorId = a.id
+    /// GROUP BY a.id
+    /// ORDER BY books DESC, a.name
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query booksPerAuthor.
+    public func booksPerAuthor() throws -> [BooksPerAuthorRow] {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.booksPerAuthor)
+        defer { statement.reset() }
+        var records: [BooksPerAuthorRow] = []
+        while try statement.step() { records.append(try LibraryQueriesRows.booksPerAuthor(statement)) }
+        return records
+    }
+
+    /// A row of `openLoans`.
+    public struct OpenLoansRow: Sendable, Hashable, Codable {
+        /// Result column `title`.
+        public var title: String
+        /// Result column `member`.
+        public var member: String?
+        /// Result column `dueAt`.
+        public var dueAt: Date
+
+        /// Creates a row.
+        public init(title: String, member: String?, dueAt: Date) {
+            self.title = title
+            self.member = member
+            self.dueAt = dueAt
+        }
+    }
+
+    /// Books lent and not yet returned, with who has them (the member may have been deleted).
+    ///
+    /// ```sql
+    /// SELECT b.title, m.full_name AS member, l.dueAt
+    /// FROM loans l
+    /// JOIN books b ON b.id = l.bookId
+    /// LEFT JOIN members m ON m.id = l.memberId
+    /// WHERE l.returned = 0
+    /// ORDER BY l.dueAt
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query openLoans.
+    public func openLoans() throws -> [OpenLoansRow] {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.openLoans)
+        defer { statement.reset() }
+        var records: [OpenLoansRow] = []
+        while try statement.step() { records.append(try LibraryQueriesRows.openLoans(statement)) }
+        return records
+    }
+
+    /// The books with a tag, as records.
+    ///
+    /// ```sql
+    /// SELECT b.* FROM books b
+    /// WHERE b.id IN (SELECT bookId FROM book_tags WHERE tag = :tag)
+    /// ORDER BY b.title
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query taggedBooks.
+    public func taggedBooks(tag: String) throws -> [Book] {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.taggedBooks)
+        defer { statement.reset() }
+        try statement.bind(tag, at: 1)
+        var records: [Book] = []
+        while try statement.step() { records.append(try BookDAO.decode(statement)) }
+        return records
+    }
+
+    /// ```sql
+    /// SELECT title FROM books WHERE isbn IN (:isbns) ORDER BY title
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query titlesForIsbns.
+    public func titlesForIsbns(isbns: [String]) throws -> [String] {
+        let statement = try self.conn.cachedStatement(sql: LibraryQueriesSQL.titlesForIsbns(isbns.count))
+        defer { statement.reset() }
+        var stored: Int32 = 1
+        for value in isbns {
+            try statement.bind(value, at: stored)
+            stored += 1
+        }
+        var records: [String] = []
+        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "titlesForIsbns", column: "title").string(at: 0)) }
+        return records
+    }
+
+    /// ```sql
+    /// SELECT MAX(price) AS price FROM books
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query highestPrice.
+    public func highestPrice() throws -> Double? {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.highestPrice)
+        defer { statement.reset() }
+        return try statement.step() ? (statement.isNull(at: 0) ? nil : statement.double(at: 0)) : nil
+    }
+
+    /// Marks the open loan of a book returned.
+    ///
+    /// ```sql
+    /// UPDATE loans SET returned = 1 WHERE bookId = :bookId AND returned = 0
+    /// ```
+    ///
+    /// - Returns: the number of rows changed.
+    /// - Note: a write: call it inside `db.write { }`.
+    /// - Remark: Generated from Library.schema.yml, query returnBook.
+    @discardableResult
+    public func returnBook(bookId: UUID) throws -> Int {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.returnBook)
+        defer { statement.reset() }
+        try statement.bind(bookId, at: 1)
+        try statement.run()
+        return self.conn.changes
+    }
+}
+
+/// The SQL of `LibraryQueries`'s methods.
+private enum LibraryQueriesSQL {
+    static let booksPerAuthor: CachedSQL = #"""
+        SELECT a.name AS author, COUNT(b.id) AS books, AVG(b.price) AS averagePrice
+        FROM authors a LEFT JOIN books b ON b.authorId = a.id
+        GROUP BY a.id
+        ORDER BY books DESC, a.name
+        """#
+
+    static let openLoans: CachedSQL = #"""
+        SELECT b.title, m.full_name AS member, l.dueAt
+        FROM loans l
+        JOIN books b ON b.id = l.bookId
+        LEFT JOIN members m ON m.id = l.memberId
+        WHERE l.returned = 0
+        ORDER BY l.dueAt
+        """#
+
+    static let taggedBooks: CachedSQL = #"""
+        SELECT b.* FROM books b
+        WHERE b.id IN (SELECT bookId FROM book_tags WHERE tag = :tag)
+        ORDER BY b.title
+        """#
+
+    /// The SQL for lists of these lengths.
+    static func titlesForIsbns(_ count1: Int) -> String {
+        let start1 = 1
+        return "SELECT title FROM books WHERE isbn IN ("
+            + SQLPlaceholders.list(from: start1, count: count1)
+            + ") ORDER BY title"
+    }
+
+    static let highestPrice: CachedSQL = #"""
+        SELECT MAX(price) AS price FROM books
+        """#
+
+    static let returnBook: CachedSQL = #"""
+        UPDATE loans SET returned = 1 WHERE bookId = :bookId AND returned = 0
+        """#
+}
+
+/// Reads the rows of `LibraryQueries`'s methods, column by column.
+private enum LibraryQueriesRows {
+    @inline(__always)
+    static func booksPerAuthor(_ statement: Statement) throws -> LibraryQueries.BooksPerAuthorRow {
+        return LibraryQueries.BooksPerAuthorRow(
+            author: try statement.checkedNotNull(at: 0, query: "booksPerAuthor", column: "author").string(at: 0),
+            books: try statement.checkedNotNull(at: 1, query: "booksPerAuthor", column: "books").int(at: 1),
+            averagePrice: statement.isNull(at: 2) ? nil : statement.double(at: 2)
+        )
+    }
+
+    @inline(__always)
+    static func openLoans(_ statement: Statement) throws -> LibraryQueries.OpenLoansRow {
+        return LibraryQueries.OpenLoansRow(
+            title: try statement.checkedNotNull(at: 0, query: "openLoans", column: "title").string(at: 0),
+            member: statement.isNull(at: 1) ? nil : statement.string(at: 1),
+            dueAt: try statement.checkedNotNull(at: 2, query: "openLoans", column: "dueAt").date(at: 2, table: "", column: "dueAt")
+        )
+    }
+}

@@ -1,0 +1,79 @@
+import CSQLite
+
+/// What the compiler's query analysis learns from SQLite, and the helpers generated typed
+/// queries (`<Database>Queries`) call.
+extension Connection {
+    /// Why a statement did not prepare: SQLite's message and the UTF-8 byte offset in the SQL
+    /// of the token it points at (`sqlite3_error_offset`), when it points at one.
+    public struct PrepareFailure: Error, Sendable {
+        /// SQLite's message.
+        public var message: String
+        /// The byte offset of the offending token, or nil.
+        public var offset: Int?
+    }
+
+    /// Prepares the first statement of `sql`, keeping where SQLite says an error is; returns
+    /// the statement and the UTF-8 byte offset where the text after it starts.
+    public func prepareFirstStatementLocatingErrors(sql: String) -> Result<(statement: Statement, tailOffset: Int), PrepareFailure> {
+        var statement: OpaquePointer?
+        var consumed = 0
+        let code = sql.withCString { text -> Int32 in
+            var rest: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(handle, text, -1, &statement, &rest)
+            if let rest { consumed = rest - text }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            sqlite3_finalize(statement)
+            let message = String(cString: sqlite3_errmsg(handle))
+            let offset = Int(sqlite3_error_offset(handle))
+            return .failure(PrepareFailure(message: message, offset: offset >= 0 ? offset : nil))
+        }
+        guard let statement else { return .failure(PrepareFailure(message: "the SQL holds no statement", offset: nil)) }
+        return .success((Statement(handle: statement, sql: sql, connection: self), consumed))
+    }
+}
+
+extension Statement {
+    /// The table a result column is read from (`sqlite3_column_table_name`), or nil for an
+    /// expression.
+    public func columnTableName(at index: Int32) -> String? {
+        sqlite3_column_table_name(handle, index).map { String(cString: $0) }
+    }
+
+    /// The table column a result column is read from (`sqlite3_column_origin_name`), or nil
+    /// for an expression.
+    public func columnOriginName(at index: Int32) -> String? {
+        sqlite3_column_origin_name(handle, index).map { String(cString: $0) }
+    }
+
+    /// The statement itself, after checking that result column `index` is not NULL; throws a
+    /// decoding error naming `query` and `column` when it is. Generated typed queries read
+    /// every non-optional result through it: `try statement.checkedNotNull(at: 0, …).int(at: 0)`.
+    @inlinable
+    public func checkedNotNull(at index: Int32, query: String, column: String) throws -> Statement {
+        if isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
+        return self
+    }
+}
+
+extension StrataError {
+    /// A NULL read from a result column that a typed query declares non-optional.
+    public static func unexpectedNull(query: String, column: String) -> StrataError {
+        .decoding("query \(query): result column \(column) is NULL but the query declares it non-optional")
+    }
+}
+
+/// Placeholders for a list parameter (`IN (:ids)`) expanded at run time.
+public enum SQLPlaceholders {
+    /// `?3, ?4, ?5` for `count` values bound from index `first` on; empty for none (`IN ()`
+    /// matches no row).
+    public static func list(from first: Int, count: Int) -> String {
+        var text = ""
+        for index in 0..<count {
+            if index > 0 { text += ", " }
+            text += "?\(first + index)"
+        }
+        return text
+    }
+}

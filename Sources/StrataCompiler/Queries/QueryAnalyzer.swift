@@ -1,0 +1,351 @@
+import Strata
+
+/// The query analysis stage: turns the top-level `queries:` of a validated ``Schema`` into
+/// ``TypedQuery`` values, or diagnostics at the exact line and column of the offending token
+/// inside each `sql:` scalar.
+///
+/// SQLite answers what it knows: each statement is prepared against the schema's DDL in an
+/// in-memory database (errors and their offsets, result column names and origin columns,
+/// parameter names, read-only or write). What SQLite does not say — nullability through outer
+/// joins and the types of expressions — comes from ``QueryTyper``'s walk over the statement.
+/// `strata check`, `strata generate` and the build plugin all run this stage through
+/// ``SchemaLoader``.
+///
+/// ```swift
+/// let (typed, diagnostics) = QueryAnalyzer.analyze(schema.queries, in: schema)
+/// ```
+public enum QueryAnalyzer {
+    /// Names a query cannot take: the members every `<Database>Queries` has, and words that
+    /// cannot name a method.
+    static let reservedQueryNames: Set<String> = [
+        "conn", "init", "deinit", "self", "Self", "subscript", "Type", "Protocol", "super", "_",
+    ]
+
+    /// Names a row struct's property cannot take (they do not compile, or clash with
+    /// `Hashable`).
+    static let reservedPropertyNames: Set<String> = [
+        "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "hashValue", "_",
+    ]
+
+    /// Types every query of `queries` against `schema`.
+    public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
+        let db: Database
+        do {
+            db = try Database.inMemory()
+            try db.writeWithoutTransaction { conn in
+                for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
+            }
+        } catch {
+            return ([], [Diagnostic(at: fileStart, "cannot check the queries in SQLite: \(error)")])
+        }
+        diagnostics += checkNames(queries, in: schema)
+        var typed: [TypedQuery] = []
+        for query in queries {
+            var analysis = Analysis(query: query, schema: schema)
+            do {
+                try db.writeWithoutTransaction { conn in analysis.run(conn) }
+            } catch {
+                analysis.error(at: 0, "cannot check the query in SQLite: \(error)")
+            }
+            diagnostics += analysis.diagnostics
+            if let result = analysis.typed, analysis.diagnostics.isEmpty { typed.append(result) }
+        }
+        return (typed, diagnostics)
+    }
+
+    /// Query names that collide with something generated.
+    static func checkNames(_ queries: [SQLQuery], in schema: Schema) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
+        let structName = queriesTypeName(schema)
+        let generatedTypes = Set(schema.tables.flatMap { [$0.recordName, $0.recordName + "DAO"] } + [schema.name, structName + "SQL", structName + "Rows"])
+        if let first = queries.first, generatedTypes.contains(structName) {
+            diagnostics.append(Diagnostic(at: first.location ?? fileStart,
+                                          "the queries type '\(structName)' (or its helpers '\(structName)SQL', '\(structName)Rows') has the name of a generated record or DAO",
+                                          hint: "rename that table's record"))
+        }
+        var rowTypes: [String: String] = [:]
+        var methods: Set<String> = []
+        for query in queries {
+            let location = query.location ?? fileStart
+            if reservedQueryNames.contains(query.name) {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' collides with a member of the generated '\(structName)'",
+                                              hint: "rename the query"))
+                continue
+            }
+            if let first = query.name.unicodeScalars.first, first.properties.isUppercase {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' starts with an upper-case letter",
+                                              hint: "name it in lowerCamelCase: a method named like a type would hide it inside '\(structName)'"))
+                continue
+            }
+            if !methods.insert(query.name).inserted {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' is declared twice"))
+            }
+            let rowType = rowTypeName(query.name)
+            if let other = rowTypes[rowType], other != query.name {
+                diagnostics.append(Diagnostic(at: location, "queries '\(other)' and '\(query.name)' both generate the row type '\(rowType)'",
+                                              hint: "rename one of them"))
+            }
+            rowTypes[rowType] = rowTypes[rowType] ?? query.name
+        }
+        return diagnostics
+    }
+
+    /// `<Database>Queries`.
+    static func queriesTypeName(_ schema: Schema) -> String { schema.name + "Queries" }
+
+    /// `topArtists` → `TopArtistsRow`.
+    static func rowTypeName(_ query: String) -> String { SwiftNames.upperCamelCase(query) + "Row" }
+}
+
+/// The analysis of one query.
+private struct Analysis {
+    let query: SQLQuery
+    let schema: Schema
+    var diagnostics: [Diagnostic] = []
+    var typed: TypedQuery?
+    let tokens: [QueryTyper.Token]
+
+    init(query: SQLQuery, schema: Schema) {
+        self.query = query
+        self.schema = schema
+        tokens = QueryTyper.tokens(of: query.sql)
+    }
+
+    mutating func error(at offset: Int, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(at: query.sqlSource.location(atUTF8Offset: offset), "query '\(query.name)': \(message)", hint: hint))
+    }
+
+    mutating func error(_ location: SourceLocation?, _ message: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(at: location ?? query.sqlSource.start, "query '\(query.name)': \(message)", hint: hint))
+    }
+
+    mutating func run(_ conn: Connection) {
+        // Parameters generated code cannot bind by name.
+        for token in tokens where token.kind == .otherParameter {
+            error(at: token.range.lowerBound, "'\(token.text)' is not a ':name' parameter",
+                  hint: "name every parameter, for example :id")
+        }
+        if let first = tokens.first, !["SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE"].contains(first.upper) {
+            error(at: first.range.lowerBound, "'\(first.text)' statements cannot be typed queries",
+                  hint: "use SELECT, WITH … SELECT, INSERT, UPDATE, DELETE or REPLACE")
+            return
+        }
+        let prepared: Statement
+        let tailOffset: Int
+        switch conn.prepareFirstStatementLocatingErrors(sql: query.sql) {
+        case .failure(let failure):
+            error(at: failure.offset ?? offset(named: failure.message), "SQLite rejects the statement: \(failure.message)")
+            return
+        case .success(let (statement, tail)):
+            prepared = statement
+            tailOffset = tail
+        }
+        // One statement only: anything but `;` after it is a second one.
+        var statementTokens = tokens
+        if let extra = tokens.firstIndex(where: { $0.range.lowerBound >= tailOffset && $0.text != ";" }) {
+            error(at: tokens[extra].range.lowerBound, "'sql' holds more than one statement", hint: "declare one query per statement")
+            return
+        }
+        while let last = statementTokens.last, last.kind == .symbol, last.text == ";" { statementTokens.removeLast() }
+        guard diagnostics.isEmpty else { return }
+
+        var overrides: [String: SQLQuery.ParameterOverride] = [:]
+        for override in query.parameterTypes { overrides[override.name] = overrides[override.name] ?? override }
+        let facts = QueryTyper.type(statementTokens, schema: schema, parameterTypes: overrides)
+
+        let parameters = typeParameters(prepared, facts: facts, overrides: overrides)
+        let columns = facts.yieldsRows || prepared.columnCount > 0 ? typeColumns(prepared, facts: facts) : []
+        guard diagnostics.isEmpty, let parameters, let columns else { return }
+
+        let shape: TypedQuery.Shape
+        if prepared.columnCount == 0 {
+            shape = .changes
+            if query.returns == .one {
+                error(query.location, "'returns: one' needs rows, and this statement returns none", hint: "add RETURNING, or remove 'returns'")
+                return
+            }
+        } else if columns.count == 1 {
+            shape = .value
+        } else if let record = recordShape(prepared, columns: columns, facts: facts) {
+            shape = .record(record)
+        } else {
+            shape = .rows
+        }
+        var occurrences: [TypedQuery.Occurrence] = []
+        for token in statementTokens {
+            if case .parameter(let name) = token.kind, let index = parameters.firstIndex(where: { $0.name == name }) {
+                occurrences.append(TypedQuery.Occurrence(range: token.range, parameter: index))
+            }
+        }
+        // The statement without a trailing `;` or comment.
+        let end = statementTokens.last?.range.upperBound ?? 0
+        let sql = String(decoding: query.sql.utf8.prefix(end), as: UTF8.self)
+        typed = TypedQuery(
+            name: query.name, sql: sql, doc: query.doc, returns: query.returns, columns: columns, parameters: parameters,
+            shape: shape, isReadOnly: prepared.isReadOnly, occurrences: occurrences)
+    }
+
+    var firstTokenOffset: Int { tokens.first?.range.lowerBound ?? 0 }
+
+    /// Where the name an SQLite message ends with (`no such table: itme`) is written, for the
+    /// messages that come without an offset; else the statement's start.
+    func offset(named message: String) -> Int {
+        guard let colon = message.lastIndex(of: ":") else { return firstTokenOffset }
+        let tail = String(message[message.index(after: colon)...]).trimmingSpaces
+        let name = String(tail.split(separator: ".").first ?? "").lowercased()
+        for token in tokens where token.kind == .word || token.kind == .identifier {
+            if token.text.lowercased() == name { return token.range.lowerBound }
+        }
+        return firstTokenOffset
+    }
+
+    // MARK: - Parameters
+
+    mutating func typeParameters(
+        _ statement: Statement, facts: QueryTyper.Result, overrides: [String: SQLQuery.ParameterOverride]
+    ) -> [TypedQuery.Parameter]? {
+        var names: [String] = []
+        for index in 0..<Int32(statement.parameterCount) {
+            guard let name = statement.parameterName(at: index + 1), name.hasPrefix(":") else { return nil }
+            names.append(String(name.dropFirst()))
+        }
+        for override in query.parameterTypes where !names.contains(override.name) {
+            error(override.location, "'params' names '\(override.name)', which the statement does not use",
+                  hint: Suggestion.hint(for: override.name, in: names) ?? (names.isEmpty ? "the statement has no parameters" : "its parameters: \(names.joined(separator: ", "))"))
+        }
+        var parameters: [TypedQuery.Parameter] = []
+        for name in names {
+            let occurrences = tokens.indices.filter { tokens[$0].kind == .parameter(name) }
+            let firstOffset = occurrences.first.map { tokens[$0].range.lowerBound } ?? firstTokenOffset
+            guard Identifier.isValidSwiftIdentifier(name) else {
+                error(at: firstOffset, "parameter ':\(name)' is not a valid Swift identifier", hint: "it becomes the argument label")
+                continue
+            }
+            if let override = overrides[name] {
+                if override.isList {
+                    for index in occurrences where !isSoleInElement(index) {
+                        error(at: tokens[index].range.lowerBound, "list parameter ':\(name)' is used outside 'IN (:\(name))'",
+                              hint: "a list parameter must be the only element of IN ( … )")
+                    }
+                }
+                parameters.append(TypedQuery.Parameter(
+                    name: name, valueType: TypedQuery.ValueType(type: override.type, isOptional: override.isOptional), isList: override.isList))
+                continue
+            }
+            let uses = (facts.uses[name] ?? []).sorted { $0.token < $1.token }
+            guard let first = uses.first else {
+                error(at: firstOffset, "the type of parameter ':\(name)' cannot be inferred",
+                      hint: "declare it: params: { \(name): int }")
+                continue
+            }
+            if let conflict = uses.first(where: { !Self.sameType($0, first) }) {
+                error(at: tokens[conflict.token].range.lowerBound,
+                      "parameter ':\(name)' is used as \(Self.describe(first)) and as \(Self.describe(conflict))",
+                      hint: "use two parameters, or declare its type in 'params:'")
+                continue
+            }
+            parameters.append(TypedQuery.Parameter(
+                name: name,
+                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.isEnum(first.base) ? first.owner : nil,
+                                                isOptional: uses.contains { $0.optional }),
+                isList: false))
+        }
+        return parameters
+    }
+
+    static func sameType(_ a: QueryTyper.Use, _ b: QueryTyper.Use) -> Bool {
+        a.base == b.base && (a.owner == b.owner || !Self.isEnum(a.base))
+    }
+
+    static func isEnum(_ type: ColumnType) -> Bool {
+        if case .enumeration = type { return true }
+        return false
+    }
+
+    static func describe(_ use: QueryTyper.Use) -> String {
+        Column(name: "", type: use.base).swiftBaseType(in: Table(recordName: use.owner ?? ""))
+    }
+
+    /// `IN ( :ids )`: the token at `index` is the only element.
+    func isSoleInElement(_ index: Int) -> Bool {
+        guard index >= 2, index + 1 < tokens.count else { return false }
+        return tokens[index - 1].text == "(" && tokens[index - 1].kind == .symbol
+            && tokens[index - 2].kind == .word && tokens[index - 2].upper == "IN"
+            && tokens[index + 1].text == ")" && tokens[index + 1].kind == .symbol
+    }
+
+    // MARK: - Result columns
+
+    mutating func typeColumns(_ statement: Statement, facts: QueryTyper.Result) -> [TypedQuery.ResultColumn]? {
+        let count = statement.columnCount
+        let names = (0..<Int32(count)).map { statement.columnName(at: $0) }
+        var overrides: [String: SQLQuery.ColumnOverride] = [:]
+        for override in query.columnTypes {
+            if names.contains(override.name) {
+                overrides[override.name] = override
+            } else {
+                error(override.location, "'columns' names '\(override.name)', which is not a result column",
+                      hint: Suggestion.hint(for: override.name, in: names) ?? "the result columns: \(names.joined(separator: ", "))")
+            }
+        }
+        let matched = facts.columns.count == count
+        var columns: [TypedQuery.ResultColumn] = []
+        var seen: [String: String] = [:]
+        for index in 0..<count {
+            let name = names[index]
+            let fact = matched ? facts.columns[index] : nil
+            let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].range.lowerBound } ?? firstTokenOffset
+            let property = SwiftNames.lowerCamelCase(name)
+            guard Identifier.isValidSwiftIdentifier(property) else {
+                error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
+                continue
+            }
+            if QueryAnalyzer.reservedPropertyNames.contains(property) {
+                error(at: offset, "result column '\(name)' would be the row property '\(property)', which a Swift struct cannot declare",
+                      hint: "add AS to give it another name")
+                continue
+            }
+            if let earlier = seen[property] {
+                let what = earlier == name ? "'\(name)'" : "'\(earlier)' and '\(name)' (both '\(property)' in Swift)"
+                error(at: offset, "two result columns are named \(what)", hint: "add AS to give one another name")
+                continue
+            }
+            seen[property] = name
+            let valueType: TypedQuery.ValueType
+            if let override = overrides[name] {
+                valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
+            } else if let fact, let base = fact.type.base {
+                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.isEnum(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
+            } else {
+                let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
+                error(at: offset, "the type of result column '\(name)' cannot be inferred: \(fact?.type.isNull == true ? "it is always NULL" : reason)",
+                      hint: "declare it: columns: { \(name): text }")
+                continue
+            }
+            columns.append(TypedQuery.ResultColumn(name: name, propertyName: property, valueType: valueType))
+        }
+        return diagnostics.isEmpty ? columns : nil
+    }
+
+    /// The record whose columns the result is, all of them in order, with their declared types.
+    func recordShape(_ statement: Statement, columns: [TypedQuery.ResultColumn], facts: QueryTyper.Result) -> String? {
+        guard facts.columns.count == columns.count else { return nil }
+        var table: Table?
+        for (index, column) in columns.enumerated() {
+            let fact = facts.columns[index]
+            let origin = fact.type.origin
+                ?? statement.columnTableName(at: Int32(index)).flatMap { t in statement.columnOriginName(at: Int32(index)).map { (t, $0) } }
+            guard let origin, query.columnTypes.allSatisfy({ $0.name != column.name }) else { return nil }
+            if table == nil { table = schema.tables.first { $0.sqlName.lowercased() == origin.0.lowercased() } }
+            guard let table, table.sqlName.lowercased() == origin.0.lowercased(), index < table.columns.count else { return nil }
+            let declared = table.columns[index]
+            guard declared.sqlName.lowercased() == origin.1.lowercased(), declared.type == column.valueType.type,
+                  declared.isOptional == column.valueType.isOptional else { return nil }
+        }
+        guard let table, table.columns.count == columns.count else { return nil }
+        return table.recordName
+    }
+}

@@ -1,0 +1,81 @@
+/// The result of the query analysis for one top-level query: what the generated method takes
+/// and returns. Built by ``QueryAnalyzer`` from a ``SQLQuery`` and the ``Schema``; rendered by
+/// the Swift renderer.
+public struct TypedQuery: Hashable, Sendable {
+    /// A Swift value type of a result column or parameter.
+    public struct ValueType: Hashable, Sendable {
+        /// The schema language type (enum and json keep their Swift type).
+        public var type: ColumnType
+        /// For an enum: the record that declares it (`Book` for `Book.Format`).
+        public var enumOwner: String?
+        /// Whether the value may be NULL.
+        public var isOptional: Bool
+
+        /// Creates a value type.
+        public init(type: ColumnType, enumOwner: String? = nil, isOptional: Bool = false) {
+            self.type = type
+            self.enumOwner = enumOwner
+            self.isOptional = isOptional
+        }
+    }
+
+    /// One result column.
+    public struct ResultColumn: Hashable, Sendable {
+        /// The name SQLite gives the column (the `AS` alias first).
+        public var name: String
+        /// The Swift property name (lowerCamelCase of `name`).
+        public var propertyName: String
+        /// The Swift type.
+        public var valueType: ValueType
+    }
+
+    /// One `:name` parameter, in order of first appearance.
+    public struct Parameter: Hashable, Sendable {
+        /// The name after the colon: the argument label.
+        public var name: String
+        /// The type (of each element, for a list).
+        public var valueType: ValueType
+        /// `"[int]"`: an array expanded into `IN (…)`.
+        public var isList: Bool
+    }
+
+    /// What the method gives back per row.
+    public enum Shape: Hashable, Sendable {
+        /// A generated row struct with one property per column.
+        case rows
+        /// A table's record type (its record name).
+        case record(String)
+        /// The single column's value.
+        case value
+        /// A write without RETURNING: the number of rows changed.
+        case changes
+    }
+
+    /// The method name.
+    public var name: String
+    /// The statement.
+    public var sql: String
+    /// `doc:`.
+    public var doc: String?
+    /// `returns:`.
+    public var returns: SQLQuery.Returns
+    /// The result columns, in order (empty for `.changes`).
+    public var columns: [ResultColumn]
+    /// The parameters, in order of first appearance.
+    public var parameters: [Parameter]
+    /// The result shape.
+    public var shape: Shape
+    /// Whether the statement only reads.
+    public var isReadOnly: Bool
+    /// Where each `:name` is written in `sql`, in order, with the parameter's index in
+    /// `parameters`: a query with a list parameter numbers its placeholders at run time.
+    public var occurrences: [Occurrence]
+
+    /// One `:name` in the SQL text.
+    public struct Occurrence: Hashable, Sendable {
+        /// The UTF-8 byte range of `:name` in `sql`.
+        public var range: Range<Int>
+        /// The index of the parameter in ``TypedQuery/parameters``.
+        public var parameter: Int
+    }
+}
