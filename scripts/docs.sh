@@ -15,6 +15,7 @@ if [ "${1:-}" = "--preview" ]; then
 fi
 mkdir -p "$out"
 for target in Strata LibraryDemo; do
+    rm -rf "$out/$target.doccarchive"
     swift package --allow-writing-to-directory "$out" generate-documentation \
         --target "$target" --output-path "$out/$target.doccarchive" --warnings-as-errors
     graph=$(find .build -path '*extracted-symbols*' -name "$target.symbols.json" -print -quit)
