@@ -181,7 +181,7 @@ private final class Box<Value>: @unchecked Sendable {
 /// A query that runs for many seconds (minutes on a slow machine) unless interrupted.
 private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c"
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct CancellationTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CancellationTests {
     @Test func cancellingAnAsyncReadInterruptsItsStatement() async throws {
         let directory = try TemporaryDirectory()
         let db = try Database(path: directory.path("cancel.sqlite"))
