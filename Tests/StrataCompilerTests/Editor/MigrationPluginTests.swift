@@ -63,7 +63,19 @@ import Testing
 
     /// `swift package` in the user package, with its own scratch directory so it never waits for
     /// the lock of the build running these tests.
-    static func swiftPackage(_ arguments: [String], in package: URL) throws -> ExternalTool.Result {
+    ///
+    /// It waits on a thread of its own, not on one of Swift Testing's few cooperative threads
+    /// (two on a 2-core machine): a nested build of minutes must not stall the other tests.
+    static func swiftPackage(_ arguments: [String], in package: URL) async throws -> ExternalTool.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try swiftPackageBlocking(arguments, in: package) })
+            }
+            thread.start()
+        }
+    }
+
+    static func swiftPackageBlocking(_ arguments: [String], in package: URL) throws -> ExternalTool.Result {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
         environment["CI"] = nil
         let scratch = package.appendingPathComponent(".build-user").path
@@ -73,7 +85,7 @@ import Testing
     }
 
     @Test(.enabled(if: enabled, "the command plugin test builds a user package (minutes); CI=true or STRATA_PLUGIN_TEST=1 runs it"))
-    func writesAndVerifiesTheFirstMigration() throws {
+    func writesAndVerifiesTheFirstMigration() async throws {
         #expect(ExternalTool.find("swift") != nil, "swift is not on PATH")
         let package = try Self.makePackage()
         defer {
@@ -88,7 +100,7 @@ import Testing
         let migration = package.appendingPathComponent("Sources/ShopApp/Shop.migrations/0001_initial.sql")
 
         let plugin = ["--allow-writing-to-package-directory", "strata-migration"]
-        var result = try Self.swiftPackage(plugin + ["new", "--name", "initial"], in: package)
+        var result = try await Self.swiftPackage(plugin + ["new", "--name", "initial"], in: package)
         #expect(result.status == 0, "strata-migration new failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("Shop.migrations/0001_initial.sql"), "\(result.stdout)")
         let sql = try String(contentsOf: migration, encoding: .utf8)
@@ -96,19 +108,19 @@ import Testing
         #expect(sql.contains(#"CREATE TABLE "orders""#), "\(sql)")
         #expect(sql.contains(#"REFERENCES "customers" ("id") ON DELETE CASCADE"#), "\(sql)")
 
-        result = try Self.swiftPackage(plugin + ["verify"], in: package)
+        result = try await Self.swiftPackage(plugin + ["verify"], in: package)
         #expect(result.status == 0, "strata-migration verify failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("ok: 1 migration(s)"), "\(result.stdout)")
 
         // A schema that no longer matches its migrations fails verify, naming the command to run.
         try (Self.schema + "\n      phone: text?\n").write(
             to: package.appendingPathComponent("Sources/ShopApp/Shop.schema.yml"), atomically: true, encoding: .utf8)
-        result = try Self.swiftPackage(plugin + ["verify"], in: package)
+        result = try await Self.swiftPackage(plugin + ["verify"], in: package)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("column orders.phone is declared but missing"),
                 "\(result.stdout)\n\(result.stderr)")
 
-        result = try Self.swiftPackage(plugin + ["bogus"], in: package)
+        result = try await Self.swiftPackage(plugin + ["bogus"], in: package)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("usage: swift package"), "\(result.stderr)")
     }
