@@ -214,7 +214,6 @@ public struct NodeDAO: RecordDAO {
     public func insert(_ record: Node) throws -> Node {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.`default`, at: 1)
             try statement.bind(record.`protocol`, at: 2)
             try statement.bind(record.order, at: 3)
@@ -227,7 +226,6 @@ public struct NodeDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -257,7 +255,6 @@ public struct NodeDAO: RecordDAO {
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -267,7 +264,6 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Node) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.`default`, at: 1)
         try statement.bind(record.`protocol`, at: 2)
         try statement.bind(record.order, at: 3)
@@ -289,7 +285,6 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -429,7 +424,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -454,7 +448,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -464,7 +457,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Setting) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.value, at: 1)
         try statement.bind(record.flag, at: 2)
         try statement.bind(record.key, at: 3)
@@ -482,7 +474,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func delete(key: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(key, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -560,14 +551,12 @@ public struct TickDAO: RecordDAO {
     public func insert(_ record: Tick) throws -> Tick {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.run()
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -591,7 +580,6 @@ public struct TickDAO: RecordDAO {
     public func upsert(_ record: Tick) throws -> Tick {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -607,7 +595,6 @@ public struct TickDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -778,7 +765,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -809,7 +795,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -821,7 +806,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Entry) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.type?.rawValue, at: 1)
         try statement.bind(record.date.rawValue, at: 2)
         try statement.bind(record.at, at: 3)
@@ -843,7 +827,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func delete(statement statement_: Int, record record_: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(statement_, at: 1)
         try statement.bind(record_, at: 2)
         try statement.run()

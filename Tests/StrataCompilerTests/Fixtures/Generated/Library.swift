@@ -224,7 +224,6 @@ public struct AuthorDAO: RecordDAO {
     public func insert(_ record: Author) throws -> Author {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.name, at: 1)
             try statement.bind(record.born, at: 2)
             try statement.run()
@@ -234,7 +233,6 @@ public struct AuthorDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -262,7 +260,6 @@ public struct AuthorDAO: RecordDAO {
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -274,7 +271,6 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Author) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.name, at: 1)
         try statement.bind(record.born, at: 2)
         try statement.bind(record.id, at: 3)
@@ -292,7 +288,6 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -448,7 +443,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -482,7 +476,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -494,7 +487,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Book) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.title, at: 1)
         try statement.bind(record.isbn, at: 2)
         try statement.bind(record.pages, at: 3)
@@ -519,7 +511,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func delete(id: UUID) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -729,7 +720,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -753,7 +743,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -769,7 +758,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func delete(bookId: UUID, tag: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
         try statement.run()
@@ -895,7 +883,6 @@ public struct MemberDAO: RecordDAO {
     public func insert(_ record: Member) throws -> Member {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.fullName, at: 1)
             try statement.bind(record.email, at: 2)
             try statement.bind(record.active, at: 3)
@@ -908,7 +895,6 @@ public struct MemberDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -939,7 +925,6 @@ public struct MemberDAO: RecordDAO {
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -951,7 +936,6 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Member) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.fullName, at: 1)
         try statement.bind(record.email, at: 2)
         try statement.bind(record.active, at: 3)
@@ -972,7 +956,6 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -1111,7 +1094,6 @@ public struct LoanDAO: RecordDAO {
     public func insert(_ record: Loan) throws -> Loan {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.bookId, at: 1)
             try statement.bind(record.memberId, at: 2)
             try statement.bind(record.lentAt, at: 3)
@@ -1126,7 +1108,6 @@ public struct LoanDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -1159,7 +1140,6 @@ public struct LoanDAO: RecordDAO {
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -1172,7 +1152,6 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Loan) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.memberId, at: 2)
         try statement.bind(record.lentAt, at: 3)
@@ -1194,7 +1173,6 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
