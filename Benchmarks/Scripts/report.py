@@ -71,10 +71,25 @@ def ratio(a, b):
     return "–" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
 
 
+def parse_bench_one(path):
+    """The same shape from BenchOne lines (run.sh --quick): fastest and median run, no mallocs."""
+    results = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"(\S+) (\S+): median ([\d.]+) ms, min ([\d.]+) ms over (\d+) runs", line)
+        if m:
+            results[(m.group(1), m.group(2))] = {"p0": float(m.group(4)), "p50": float(m.group(3)), "iterations": int(m.group(5))}
+    return results
+
+
 harness = os.path.join(folder, "benchmark.md")
-if not os.path.exists(harness):
-    sys.exit(f"report.py: {harness} is missing: the harness did not run")
-results = parse_harness(harness)
+bench_one = os.path.join(folder, "bench-one.txt")
+if os.path.exists(harness):
+    results = parse_harness(harness)
+elif os.path.exists(bench_one):
+    harness = bench_one
+    results = parse_bench_one(bench_one)
+else:
+    sys.exit(f"report.py: neither {harness} nor {bench_one}: the runtime workloads did not run")
 workloads = [w for w in TITLES if any((w, i) in results for i in IMPLS)]
 if not workloads:
     sys.exit(f"report.py: no results in {harness}")

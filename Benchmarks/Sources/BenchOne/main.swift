@@ -20,6 +20,10 @@ else {
     print("usage: BenchOne <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <\(Implementation.allCases.map(\.rawValue).joined(separator: "|"))> [runs]")
     exit(2)
 }
+guard implementation.implements(workload) else {
+    print("\(workload.rawValue) \(implementation.rawValue): not measured")
+    exit(0)
+}
 let runs = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
 let fixture = try Fixture(for: [workload])
 defer { fixture.remove() }
