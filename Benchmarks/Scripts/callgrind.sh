@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Counts the instructions of each workload's run with callgrind, raw C against Strata and
-# GRDB's best code: repeatable whatever else the machine is doing. Prints a markdown table.
+# Counts the instructions of each workload's run with callgrind, raw C against Strata:
+# repeatable whatever else the machine is doing. Prints a markdown table.
 #   Scripts/callgrind.sh [--config release|debug] [--out folder] [workload ...]
 #   (default: release, results/, every workload; about 10 minutes)
 set -euo pipefail
@@ -27,14 +27,14 @@ count() {  # inclusive instructions of the runner's run(_:) in a callgrind file
     [ -n "$n" ] || { echo "callgrind.sh: no run(_:) in $1" >&2; exit 1; }
     echo "$n"
 }
-printf '| workload | raw C instructions | Strata instructions | GRDB best instructions | **Strata / raw C** | GRDB best / raw C |\n|:--|--:|--:|--:|--:|--:|\n'
+printf '| workload | raw C instructions | Strata instructions | **Strata / raw C** | per row or call |\n|:--|--:|--:|--:|--:|\n'
 for workload in "${workloads[@]}"; do
-    for impl in raw strata grdbBest; do
+    rows=$("$bin" --sizes | awk -v w="$workload" '$1 == w {print $2}')
+    for impl in raw strata; do
         valgrind --tool=callgrind --callgrind-out-file="$dir/$workload-$impl.out" "$bin" "$workload" "$impl" 1 > "$dir/$workload-$impl.log" 2>&1 &
     done
     wait
     raw=$(count "$dir/$workload-raw.out")
     strata=$(count "$dir/$workload-strata.out")
-    grdb=$(count "$dir/$workload-grdbBest.out")
-    python3 -c "print('| $workload | {:,} | {:,} | {:,} | **{:.3f}** | {:.3f} |'.format($raw, $strata, $grdb, $strata / $raw, $grdb / $raw))"
+    python3 -c "print('| $workload | {:,} | {:,} | **{:.3f}** | {:+,.0f} |'.format($raw, $strata, $strata / $raw, ($strata - $raw) / $rows))"
 done
