@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark of docs/Benchmarks.md once and writes its tables to results/report.md
-# (about 25 minutes on 2 cores after the first build, which takes 5–10 more). Results go to
+# (40 minutes or more on 2 cores after the first build, which takes 5–10 more). Results go to
 # Benchmarks/results/ (ignored by git); every figure of the report comes from this one run.
 #   Benchmarks/run.sh            everything
 #   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness)
