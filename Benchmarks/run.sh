@@ -1,16 +1,54 @@
 #!/usr/bin/env bash
-# Runs every benchmark of docs/Benchmarks.md once and prints its tables (about 10 minutes on
-# 2 cores after the first build, which takes 5 more). Results go to Benchmarks/results/ (ignored by git).
+# Runs every benchmark of docs/Benchmarks.md once and writes its tables to results/report.md
+# (40 minutes or more on 2 cores after the first build, which takes 5–10 more). Results go to
+# Benchmarks/results/ (ignored by git); every figure of the report comes from this one run.
 #   Benchmarks/run.sh            everything
 #   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness)
-# Needs hyperfine for the compiler and plugin timings: apt-get install -y hyperfine
+#   Benchmarks/run.sh --skip-probe  everything but the plugin probe (which builds two packages)
+#   Benchmarks/run.sh --quick    everything at tiny sizes, debug builds, BenchOne instead of the
+#                                harness, no plugin probe: a check that the whole pipeline
+#                                works (CI runs it), not figures
+# Needs python3 (timings: Scripts/timeit.py); valgrind for the instruction counts (skipped with a note when missing).
 set -euo pipefail
 cd "$(dirname "$0")"
-out=results
+
+quick=0
+runtime_only=0
+probe=1
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        --runtime) runtime_only=1 ;;
+        --skip-probe) probe=0 ;;
+        *) echo "usage: run.sh [--quick] [--runtime] [--skip-probe]" >&2; exit 2 ;;
+    esac
+done
+
+scratch=.build-bench
+if [ "$quick" = 1 ]; then
+    export STRATA_BENCH_QUICK=1
+    config=debug
+    out=results/quick
+    tables=(3 30)      # generate: tiny schemas
+    runs_small=2
+    runs_big=1
+    cursor_runs=1
+else
+    config=release
+    out=results
+    # generate: 300 tables, and 2,000 (the tool grows faster than linearly with the table count:
+    # 10,000 tables take many minutes per run; see docs/Benchmarks.md).
+    tables=(300 2000)
+    runs_small=10
+    runs_big=3
+    cursor_runs=3
+fi
 mkdir -p "$out"
+rm -f "$out"/*.json "$out"/*.md "$out"/*.txt
 
 {
     echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "mode:    $([ "$quick" = 1 ] && echo 'quick (tiny sizes, debug build: not figures)' || echo 'full (release build)')"
     echo "nproc:   $(nproc)"
     echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
     echo "memory:  $(free -g | awk '/Mem:/ {print $2 " GiB"}')"
@@ -20,24 +58,85 @@ mkdir -p "$out"
     echo "load before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
-# 1. Runtime workloads, release build, through the ordo-one/benchmark harness.
-swift package --scratch-path .build-bench benchmark --format markdown --no-progress > "$out/benchmark.md"
+echo "== building the benchmarks ($config)" >&2
+swift build -c "$config" --scratch-path "$scratch" > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
+bin=$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)
+"$bin/BenchOne" --sizes > "$out/sizes.txt"
+
+# 1. Runtime workloads through the ordo-one/benchmark harness: p0, p50, mallocs.
+#    Quick mode runs every workload and contender through BenchOne instead (3 runs each, no
+#    malloc counts): ordo-one/benchmark 1.38.1 crashes on debug builds under Swift 6.3 on Linux
+#    without its RuntimeInterposer trait, whose package (swift-runtime-interposer) is not among
+#    the packages this project can use; the harness target is still built above.
+if [ "$quick" = 1 ]; then
+    echo "== runtime workloads (BenchOne, quick)" >&2
+    for workload in $(cut -d' ' -f1 "$out/sizes.txt"); do
+        for impl in raw rawRollback strata grdbBest grdbCodable; do
+            "$bin/BenchOne" "$workload" "$impl" 3 >> "$out/bench-one.txt"
+        done
+    done
+else
+    echo "== runtime workloads (ordo-one/benchmark harness)" >&2
+    swift package --scratch-path "$scratch" benchmark --benchmark-build-configuration "$config" \
+        --format markdown --no-progress > "$out/benchmark.md" 2> "$out/benchmark.log" \
+        || { tail -50 "$out/benchmark.log" >&2; exit 1; }
+    grep -q '^### ' "$out/benchmark.md" || { echo "the harness wrote no results" >&2; exit 1; }
+fi
 echo "load after the runtime benchmarks: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
-if [ "${1:-}" != "--runtime" ]; then
-    command -v hyperfine > /dev/null || { echo "hyperfine is missing: apt-get install -y hyperfine" >&2; exit 1; }
-    # 2. The generator on a 300-table schema (release build of the tool the plugin runs).
-    swift build -c release --scratch-path .build-bench --product BenchOne > /dev/null
-    tool=$(find .build-bench -path '*release/StrataPluginTool-tool' -type f | head -1)
-    python3 Scripts/make_schema.py "$out/big" 300
-    hyperfine --warmup 1 --runs 10 --export-json "$out/generate.json" \
-        --prepare "rm -f $out/big/Big.swift" \
-        -n "strata generate, 300 tables" "$tool generate $out/big/Big.schema.yml --output-file $out/big/Big.swift"
-    # 3. What the plugin adds to a no-change build.
-    Scripts/plugin_probe.sh "$out"
-    # 4. Instructions, raw C against Strata (valgrind's callgrind: the same count under any load).
-    if command -v valgrind > /dev/null; then Scripts/callgrind.sh > "$out/callgrind.md"; fi
+# 2. The cursor over many rows, one process per contender: wall time and peak memory.
+echo "== cursor: peak memory" >&2
+for impl in raw strata grdbBest grdbCodable; do
+    "$bin/BenchOne" cursorItems "$impl" "$cursor_runs" >> "$out/cursor.txt"
+done
+
+if [ "$runtime_only" = 0 ]; then
+    # 3. The generator, release build (the tool of `swift build -c release`) and debug build (the
+    #    tool a debug build's plugin runs), on generated schemas with their migrations.
+    echo "== generate" >&2
+    #    Quick mode builds and times the debug tool only.
+    kinds=(release debug)
+    [ "$quick" = 1 ] && kinds=(debug)
+    for kind in "${kinds[@]}"; do
+        swift build -c "$kind" --scratch-path "$scratch" --product strata >> "$out/build.log" 2>&1 \
+            || { tail -30 "$out/build.log" >&2; exit 1; }
+    done
+    debug_tool="$(swift build -c debug --scratch-path "$scratch" --show-bin-path)/strata"
+    release_tool=$debug_tool
+    [ "$quick" = 0 ] && release_tool="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/strata"
+    for n in "${tables[@]}"; do
+        dir="$out/big-$n"
+        python3 Scripts/make_schema.py "$dir" "$n" "$release_tool"
+        if [ "$n" = "${tables[0]}" ]; then runs=$runs_small warm=1; else runs=$runs_big warm=0; fi
+        for kind in "${kinds[@]}"; do
+            tool=$release_tool
+            [ "$kind" = debug ] && tool=$debug_tool
+            python3 Scripts/timeit.py "$out/generate.json" "strata generate, $n tables, $kind tool" "$runs" "$warm" \
+                "rm -f $dir/Big.swift" "$tool generate $dir/Big.schema.yml --output-file $dir/Big.swift" >&2
+            [ -s "$dir/Big.swift" ] || { echo "generate wrote nothing for $n tables" >&2; exit 1; }
+        done
+        echo "$n tables: $(wc -l < "$dir/Big.schema.yml") lines of YAML, $(wc -l < "$dir/Big.swift") lines of Swift" >> "$out/generate-sizes.txt"
+    done
+    # 4. What the plugin adds to a no-change build (two small packages, each built once first:
+    #    minutes, so not in quick mode).
+    if [ "$quick" = 0 ] && [ "$probe" = 1 ]; then
+        echo "== plugin probe" >&2
+        Scripts/plugin_probe.sh "$out"
+    fi
+    # 5. Instructions, raw C against Strata (valgrind's callgrind: the same count under any load).
+    if command -v valgrind > /dev/null; then
+        echo "== callgrind" >&2
+        if [ "$quick" = 1 ]; then
+            Scripts/callgrind.sh --config debug --out "$out" insertItems fetchWhere > "$out/callgrind.md"
+        else
+            Scripts/callgrind.sh --out "$out" > "$out/callgrind.md"
+            echo "load after callgrind: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+        fi
+    else
+        echo "valgrind is missing: no instruction counts (apt-get install -y valgrind)" | tee "$out/callgrind.md" >&2
+    fi
     echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 fi
 
-python3 Scripts/report.py "$out" | tee "$out/report.md"
+python3 Scripts/report.py "$out" > "$out/report.md"
+cat "$out/report.md"

@@ -1,26 +1,40 @@
 #!/usr/bin/env bash
-# Counts the instructions of each workload's run, raw C API against Strata, with callgrind:
-# repeatable whatever else the machine is doing. Prints one line per workload.
-#   Scripts/callgrind.sh [workload ...]     (default: all six; about 5 minutes)
+# Counts the instructions of each workload's run with callgrind, raw C against Strata:
+# repeatable whatever else the machine is doing. Prints a markdown table.
+#   Scripts/callgrind.sh [--config release|debug] [--out folder] [workload ...]
+#   (default: release, results/, every workload; about 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --scratch-path .build-bench --product BenchOne > /dev/null
-bin=$(find .build-bench -path '*release/BenchOne' -type f | head -1)
-out=results/callgrind
-mkdir -p "$out"
+config=release
+out=results
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --config) config=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
+swift build -c "$config" --scratch-path .build-bench --product BenchOne > /dev/null
+bin="$(swift build -c "$config" --scratch-path .build-bench --show-bin-path)/BenchOne"
+dir="$out/callgrind"
+mkdir -p "$dir"
 workloads=("$@")
-[ ${#workloads[@]} -eq 0 ] && workloads=(fetchItems insertItems insertEvents fetchEvents lookup namedQuery)
+[ ${#workloads[@]} -eq 0 ] && workloads=(fetchItems insertItems insertEvents fetchEvents lookup namedQuery fetchWhere cursorItems openAndMigrate)
 count() {  # inclusive instructions of the runner's run(_:) in a callgrind file
-    callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -E 'Runner(C|CAA0D0A2aDP)3run.*Workload' \
-        | grep -v compiler-generated | head -1 | awk '{gsub(",", "", $1); print $1}'
+    local n
+    n=$(callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -E 'Runner(C|CAA0D0A2aDP)3run.*Workload' \
+        | grep -v compiler-generated | head -1 | awk '{gsub(",", "", $1); print $1}')
+    [ -n "$n" ] || { echo "callgrind.sh: no run(_:) in $1" >&2; exit 1; }
+    echo "$n"
 }
-printf '| workload | raw C instructions | Strata instructions | Strata / raw C |\n|:--|--:|--:|--:|\n'
+printf '| workload | raw C instructions | Strata instructions | **Strata / raw C** | per row or call |\n|:--|--:|--:|--:|--:|\n'
 for workload in "${workloads[@]}"; do
+    rows=$("$bin" --sizes | awk -v w="$workload" '$1 == w {print $2}')
     for impl in raw strata; do
-        valgrind --tool=callgrind --callgrind-out-file="$out/$workload-$impl.out" "$bin" "$workload" "$impl" 1 > "$out/$workload-$impl.log" 2>&1 &
+        valgrind --tool=callgrind --callgrind-out-file="$dir/$workload-$impl.out" "$bin" "$workload" "$impl" 1 > "$dir/$workload-$impl.log" 2>&1 &
     done
     wait
-    raw=$(count "$out/$workload-raw.out")
-    strata=$(count "$out/$workload-strata.out")
-    python3 -c "print('| $workload | {:,} | {:,} | {:.3f} |'.format($raw, $strata, $strata / $raw))"
+    raw=$(count "$dir/$workload-raw.out")
+    strata=$(count "$dir/$workload-strata.out")
+    python3 -c "print('| $workload | {:,} | {:,} | **{:.3f}** | {:+,.0f} |'.format($raw, $strata, $strata / $raw, ($strata - $raw) / $rows))"
 done

@@ -2,7 +2,7 @@
 # Times what the StrataPlugin adds to a no-change `swift build` (debug, the everyday build):
 # two small packages on the same Strata checkout, one compiling Bench.schema.yml through the
 # plugin, one holding the same generated Swift file as a plain source. Each is built once, then
-# hyperfine times further no-change builds. Usage: plugin_probe.sh <results folder>
+# Scripts/timeit.py times further no-change builds. Usage: plugin_probe.sh <results folder>
 set -euo pipefail
 out=$(cd "$1" && pwd)
 bench=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +37,6 @@ done
 (cd "$probe/with" && swift build > "$out/plugin-probe-with-first.log" 2>&1)
 cp "$(find "$probe/with/.build" -name Bench.strata.swift | head -1)" "$probe/without/Sources/Probe/Bench.swift"
 (cd "$probe/without" && swift build > "$out/plugin-probe-without-first.log" 2>&1)
-hyperfine --warmup 2 --runs 10 --export-json "$out/plugin.json" \
-    -n "no-change build, with plugin" "cd $probe/with && swift build" \
-    -n "no-change build, without plugin" "cd $probe/without && swift build"
+rm -f "$out/plugin.json"
+python3 "$bench/Scripts/timeit.py" "$out/plugin.json" "no-change build, with plugin" 10 2 "" "cd $probe/with && swift build"
+python3 "$bench/Scripts/timeit.py" "$out/plugin.json" "no-change build, without plugin" 10 2 "" "cd $probe/without && swift build"

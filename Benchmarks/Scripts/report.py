@@ -1,30 +1,34 @@
 #!/usr/bin/env python3
 """Prints the tables of docs/Benchmarks.md from one run's results folder (see run.sh):
-benchmark.md (the harness's markdown output), generate.json and plugin.json (hyperfine),
-machine.txt."""
+benchmark.md (the harness's markdown output), cursor.txt (BenchOne lines), generate.json and
+plugin.json (Scripts/timeit.py), generate-sizes.txt, callgrind.md and machine.txt. Exits
+non-zero when the harness's results are missing or incomplete, so CI notices."""
 import json
 import os
 import re
 import sys
 
 folder = sys.argv[1]
-WORKLOADS = [
-    ("fetchItems", "1. fetch 200,000 rows × 10 ints"),
-    ("insertItems", "2. insert 50,000 rows × 10 ints, one transaction"),
-    ("insertEvents", "3a. insert 50,000 realistic records, one transaction"),
-    ("fetchEvents", "3b. fetch the 50,000 realistic records"),
-    ("lookup", "4. 100,000 point lookups by primary key"),
-    ("namedQuery", "5. named query on an index, 10,000 calls"),
-]
-ROWS = {"fetchItems": 200_000, "insertItems": 50_000, "insertEvents": 50_000, "fetchEvents": 50_000,
-        "lookup": 100_000, "namedQuery": 10_000}
-IMPLS = ["raw", "strata", "grdbOptimized", "grdbCodable"]
+TITLES = {
+    "fetchItems": "1. fetch rows × 10 ints",
+    "insertItems": "2. insert rows × 10 ints, one transaction",
+    "insertEvents": "3a. insert realistic records, one transaction",
+    "fetchEvents": "3b. fetch the realistic records",
+    "lookup": "4. point lookups by primary key",
+    "namedQuery": "5. named query on an index",
+    "fetchWhere": "6. small `fetchAll(where:)` calls, 3 rows each",
+    "cursorItems": "7. cursor over rows × 10 ints",
+    "openAndMigrate": "8. open a 50-table database + migrate, nothing pending",
+}
+IMPLS = ["raw", "rawRollback", "strata", "grdbBest", "grdbCodable"]
+NAMES = {"raw": "raw C", "rawRollback": "raw C, rollback journal", "strata": "Strata", "grdbBest": "GRDB best",
+         "grdbCodable": "GRDB Codable"}
 TIME_UNITS = {"ns": 1e-6, "μs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1000.0}
 SCALE = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
 
 def parse_harness(path):
-    """{(workload, impl): {"ms": median wall clock, "min": fastest run, "mallocs": median malloc count}}"""
+    """{(workload, impl): {"p0": ms, "p50": ms, "mallocs": p50 malloc count, "iterations": n}}"""
     results = {}
     current = None
     for line in open(path, encoding="utf-8"):
@@ -40,77 +44,157 @@ def parse_harness(path):
             continue
         name = cells[0].rstrip(" *")
         try:
-            value = float(cells[3].replace(",", ""))
             p0 = float(cells[1].replace(",", ""))
+            p50 = float(cells[3].replace(",", ""))
         except ValueError:
             continue
+        samples = cells[-1].replace(",", "")
         time = re.match(r"Time \(wall clock\) \((\w+|μs)\)", name)
         malloc = re.match(r"Malloc \(total\)(?: \((\w)\))?", name)
         if time:
-            results[current]["ms"] = value * TIME_UNITS[time.group(1)]
-            results[current]["min"] = p0 * TIME_UNITS[time.group(1)]
+            results[current]["p0"] = p0 * TIME_UNITS[time.group(1)]
+            results[current]["p50"] = p50 * TIME_UNITS[time.group(1)]
+            if samples.isdigit():
+                results[current]["iterations"] = int(samples)
         elif malloc:
-            results[current]["mallocs"] = value * SCALE[malloc.group(1) or ""]
+            results[current]["mallocs"] = p50 * SCALE[malloc.group(1) or ""]
     return results
 
 
 def fmt_ms(value):
-    return f"{value:,.1f}" if value >= 10 else f"{value:,.2f}"
+    if value is None:
+        return "–"
+    return f"{value:,.1f}" if value >= 10 else (f"{value:,.2f}" if value >= 0.1 else f"{value:,.3f}")
 
 
-results = parse_harness(os.path.join(folder, "benchmark.md"))
-print("### Runtime: medians (ms) and ratios\n")
-print("| workload | raw C | Strata | GRDB optimized | GRDB Codable | **Strata / raw C** | GRDB optimized / Strata | **GRDB Codable / Strata** |")
-print("|:--|--:|--:|--:|--:|--:|--:|--:|")
-for key, title in WORKLOADS:
-    row = {impl: results.get((key, impl), {}).get("ms") for impl in IMPLS}
-    if None in row.values():
-        print(f"| {title} | missing: {[i for i, v in row.items() if v is None]} |")
-        continue
-    print(f"| {title} | {fmt_ms(row['raw'])} | {fmt_ms(row['strata'])} | {fmt_ms(row['grdbOptimized'])} | {fmt_ms(row['grdbCodable'])} "
-          f"| **{row['strata'] / row['raw']:.2f}×** | {row['grdbOptimized'] / row['strata']:.2f}× | **{row['grdbCodable'] / row['strata']:.2f}×** |")
+def ratio(a, b):
+    return "–" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
 
-print("\n### The same run's fastest iterations (p0, ms): less sensitive to other work on a shared machine\n")
-print("| workload | raw C | Strata | GRDB optimized | GRDB Codable | Strata / raw C | GRDB Codable / Strata |")
-print("|:--|--:|--:|--:|--:|--:|--:|")
-for key, title in WORKLOADS:
-    row = {impl: results.get((key, impl), {}).get("min") for impl in IMPLS}
-    if None in row.values():
-        continue
-    print(f"| {title} | {fmt_ms(row['raw'])} | {fmt_ms(row['strata'])} | {fmt_ms(row['grdbOptimized'])} | {fmt_ms(row['grdbCodable'])} "
-          f"| {row['strata'] / row['raw']:.2f}× | {row['grdbCodable'] / row['strata']:.2f}× |")
+
+def parse_bench_one(path):
+    """The same shape from BenchOne lines (run.sh --quick): fastest and median run, no mallocs."""
+    results = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"(\S+) (\S+): median ([\d.]+) ms, min ([\d.]+) ms over (\d+) runs", line)
+        if m:
+            results[(m.group(1), m.group(2))] = {"p0": float(m.group(4)), "p50": float(m.group(3)), "iterations": int(m.group(5))}
+    return results
+
+
+harness = os.path.join(folder, "benchmark.md")
+bench_one = os.path.join(folder, "bench-one.txt")
+if os.path.exists(harness):
+    results = parse_harness(harness)
+elif os.path.exists(bench_one):
+    harness = bench_one
+    results = parse_bench_one(bench_one)
+else:
+    sys.exit(f"report.py: neither {harness} nor {bench_one}: the runtime workloads did not run")
+workloads = [w for w in TITLES if any((w, i) in results for i in IMPLS)]
+if not workloads:
+    sys.exit(f"report.py: no results in {harness}")
+
+
+def expected(workload, impl):
+    """The pairs the harness measures (Implementation.implements in Workloads.swift)."""
+    if impl == "rawRollback":
+        return workload in ("insertItems", "insertEvents")
+    if impl == "grdbCodable":
+        return workload != "openAndMigrate"
+    return True
+
+
+missing = [f"{w} {i}" for w in TITLES for i in IMPLS if expected(w, i) and "p0" not in results.get((w, i), {})]
+if missing:
+    sys.exit(f"report.py: no wall-clock figures for {', '.join(missing)}")
+
+sizes = {}
+sizes_path = os.path.join(folder, "sizes.txt")
+if os.path.exists(sizes_path):
+    for line in open(sizes_path):
+        key, _, value = line.partition(" ")
+        sizes[key] = int(value)
+
+
+def title(workload):
+    rows = sizes.get(workload)
+    count = f" ({rows:,})" if rows and workload != "openAndMigrate" else ""
+    return TITLES[workload] + count
+
+
+print("### Runtime: fastest (p0) and median (p50) iteration, ms\n")
+print("| workload | " + " | ".join(f"{NAMES[i]} p0 / p50" for i in IMPLS) + " |")
+print("|:--|" + "--:|" * len(IMPLS))
+for w in workloads:
+    cells = []
+    for i in IMPLS:
+        r = results.get((w, i))
+        cells.append("n/a" if r is None else f"{fmt_ms(r.get('p0'))} / {fmt_ms(r.get('p50'))}")
+    print(f"| {title(w)} | " + " | ".join(cells) + " |")
+
+print("\n### Runtime ratios (p0 · p50)\n")
+print("| workload | **Strata / raw C** | raw C rollback / raw C | GRDB best / Strata | GRDB Codable / Strata |")
+print("|:--|--:|--:|--:|--:|")
+for w in workloads:
+    def pair(a, b):
+        ra, rb = results.get((w, a)), results.get((w, b))
+        if ra is None or rb is None:
+            return "n/a"
+        return f"{ratio(ra.get('p0'), rb.get('p0'))} · {ratio(ra.get('p50'), rb.get('p50'))}"
+    print(f"| {title(w)} | **{pair('strata', 'raw')}** | {pair('rawRollback', 'raw')} | {pair('grdbBest', 'strata')} | {pair('grdbCodable', 'strata')} |")
 
 callgrind = os.path.join(folder, "callgrind.md")
 if os.path.exists(callgrind):
-    print("\n### Instructions (callgrind, one run of each workload; repeatable under load)\n")
+    print("\n### Instructions (callgrind, one run of each workload; the figure of record)\n")
     print(open(callgrind).read().strip())
 
 print("\n### Allocations per row (or per call): median mallocs of one run ÷ rows\n")
-print("| workload | rows | raw C | Strata | GRDB optimized | GRDB Codable |")
-print("|:--|--:|--:|--:|--:|--:|")
-for key, title in WORKLOADS:
+print("| workload | " + " | ".join(NAMES[i] for i in IMPLS) + " |")
+print("|:--|" + "--:|" * len(IMPLS))
+for w in workloads:
+    rows = sizes.get(w, 1)
     cells = []
-    for impl in IMPLS:
-        mallocs = results.get((key, impl), {}).get("mallocs")
-        cells.append("?" if mallocs is None else f"{mallocs / ROWS[key]:.2f}")
-    print(f"| {title} | {ROWS[key]:,} | " + " | ".join(cells) + " |")
+    for i in IMPLS:
+        r = results.get((w, i))
+        cells.append("n/a" if r is None else ("?" if "mallocs" not in r else f"{r['mallocs'] / rows:.2f}"))
+    print(f"| {title(w)} | " + " | ".join(cells) + " |")
 
-print("\n### Compiler and plugin (hyperfine medians)\n")
-print("| what | median | mean ± σ | user CPU |")
-print("|:--|--:|--:|--:|")
-for name in ["generate.json", "plugin.json"]:
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        continue
-    for result in json.load(open(path))["results"]:
-        print(f"| {result['command'] if name == 'plugin.json' else 'strata generate, 300-table schema'} | {result['median']:.3f} s "
-              f"| {result['mean']:.3f} ± {result['stddev']:.3f} s | {result['user']:.3f} s |")
+cursor = os.path.join(folder, "cursor.txt")
+if os.path.exists(cursor):
+    if sum(1 for line in open(cursor) if line.startswith("cursorItems ")) != 4:
+        sys.exit(f"report.py: {cursor} should hold one line per contender")
+    print("\n### Cursor over every row of `items`: one process per contender (BenchOne)\n")
+    print("| contender | median | fastest | resident before | peak during the runs | peak − before |")
+    print("|:--|--:|--:|--:|--:|--:|")
+    for line in open(cursor):
+        m = re.match(r"cursorItems (\S+): median ([\d.]+) ms, min ([\d.]+) ms over (\d+) runs.*?rss ([\d.]+) MB, peak ([\d.]+) MB", line)
+        if m:
+            impl, median, fastest, runs, rss, peak = m.groups()
+            print(f"| {NAMES.get(impl, impl)} | {float(median):,.1f} ms | {float(fastest):,.1f} ms | {rss} MB | {peak} MB | "
+                  f"{float(peak) - float(rss):+.1f} MB |")
+
+generate = os.path.join(folder, "generate.json")
+if os.path.exists(generate):
+    print("\n### The generator (`strata generate`, output deleted before each run)\n")
+    print("| what | runs | median | fastest | mean ± σ | user CPU |")
+    print("|:--|--:|--:|--:|--:|--:|")
+    for r in json.load(open(generate))["results"]:
+        print(f"| {r['command']} | {len(r['times'])} | {r['median']:.3f} s | {r['min']:.3f} s | {r['mean']:.3f} ± {r['stddev']:.3f} s | {r['user']:.3f} s |")
+    generate_sizes = os.path.join(folder, "generate-sizes.txt")
+    if os.path.exists(generate_sizes):
+        print("\n" + "\n".join(f"- {line.strip()}" for line in open(generate_sizes) if line.strip()))
+
 plugin = os.path.join(folder, "plugin.json")
 if os.path.exists(plugin):
+    print("\n### The build plugin on a no-change debug build\n")
+    print("| what | median | fastest | mean ± σ | user CPU |")
+    print("|:--|--:|--:|--:|--:|")
     runs = {r["command"]: r for r in json.load(open(plugin))["results"]}
+    for r in runs.values():
+        print(f"| {r['command']} | {r['median']:.3f} s | {r['min']:.3f} s | {r['mean']:.3f} ± {r['stddev']:.3f} s | {r['user']:.3f} s |")
     w, wo = runs.get("no-change build, with plugin"), runs.get("no-change build, without plugin")
     if w and wo:
-        print(f"| **added by the plugin** | **{w['median'] - wo['median']:+.3f} s** | | {w['user'] - wo['user']:+.3f} s |")
+        print(f"| **added by the plugin** | **{w['median'] - wo['median']:+.3f} s** | {w['min'] - wo['min']:+.3f} s | | {w['user'] - wo['user']:+.3f} s |")
 
 machine = os.path.join(folder, "machine.txt")
 if os.path.exists(machine):

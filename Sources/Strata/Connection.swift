@@ -17,6 +17,9 @@ public final class Connection {
     /// Prepared statements of ``CachedSQL`` values, by their slot. Only this connection's
     /// closure touches it, so exclusivity is not checked at run time.
     @exclusivity(unchecked) @usableFromInline var slots: [Statement?] = []
+    /// Prepared statements of `RecordDAO`'s conditional methods, found by comparing their
+    /// parts (see `Connection+ConditionCache.swift`).
+    @exclusivity(unchecked) @usableFromInline var conditionStatements: [ConditionStatement] = []
     /// Depth of nested savepoints, for unique names.
     private var savepointDepth = 0
     /// True for a connection opened read-only.
@@ -61,6 +64,7 @@ public final class Connection {
     deinit {
         statementCache.removeAll()
         slots.removeAll()
+        conditionStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -378,5 +382,6 @@ public final class Connection {
     public func clearStatementCache() {
         statementCache.removeAll()
         slots.removeAll()
+        conditionStatements.removeAll()
     }
 }

@@ -59,7 +59,9 @@ extension RecordDAO {
         where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil,
         limit: Int? = nil, offset: Int? = nil
     ) throws -> [Record] {
-        let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset))
+        let statement = try conn.conditionStatement(
+            ObjectIdentifier(Self.self), .fetchAll, where: condition, orderBy: orderBy, limit: limit, offset: offset
+        ) { Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset) }
         defer { statement.reset() }
         try statement.bind(arguments)
         var records: [Record] = []
@@ -72,7 +74,9 @@ extension RecordDAO {
     /// The first record matching `condition` in `orderBy` order, or nil.
     @inlinable
     public func fetchOne(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Record? {
-        let statement = try conn.cachedStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil))
+        let statement = try conn.conditionStatement(
+            ObjectIdentifier(Self.self), .fetchOne, where: condition, orderBy: orderBy, limit: 1, offset: nil
+        ) { Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil) }
         defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step() ? Self.decode(statement) : nil
@@ -88,8 +92,9 @@ extension RecordDAO {
 
     /// The number of records matching `condition` (all when nil).
     public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
-        let statement = try conn.cachedStatement(
-            sql: Self.sql("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil))
+        let statement = try conn.conditionStatement(ObjectIdentifier(Self.self), .count, where: condition, orderBy: nil, limit: nil, offset: nil) {
+            Self.sql("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        }
         defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step() ? statement.int(at: 0) : 0
@@ -97,8 +102,11 @@ extension RecordDAO {
 
     /// True when at least one record matches `condition` (any record when nil).
     public func exists(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Bool {
-        let statement = try conn.cachedStatement(
-            sql: Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: 1, offset: nil))
+        // `SELECT 1 … LIMIT 1`, not `SELECT EXISTS (…)`: a condition with trailing SQL must stay
+        // the end of the statement, so that it is refused as trailing SQL before anything runs.
+        let statement = try conn.conditionStatement(ObjectIdentifier(Self.self), .exists, where: condition, orderBy: nil, limit: 1, offset: nil) {
+            Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: 1, offset: nil)
+        }
         defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step()

@@ -3,7 +3,8 @@ import Benchmark
 import Foundation
 
 // Strata's generated DAOs against the raw SQLite C API and GRDB 7.10.0, on file databases in
-// a temporary directory. Run with `swift package benchmark` (or ../run.sh for the table).
+// a temporary directory. Run with `swift package benchmark` (or ../run.sh for the tables);
+// STRATA_BENCH_QUICK=1 runs tiny sizes, a few iterations each (run.sh --quick, run by CI).
 
 nonisolated(unsafe) var fixture: Fixture?
 nonisolated(unsafe) var runners: [Implementation: any Runner] = [:]
@@ -22,8 +23,8 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         timeUnits: .microseconds,
         warmupIterations: 1,
-        maxDuration: .seconds(4),
-        maxIterations: 40)
+        maxDuration: .seconds(Sizes.quick ? 1 : 4),
+        maxIterations: Sizes.quick ? 3 : 40)
 
     Benchmark.teardown = {
         runners = [:]
@@ -32,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for workload in Workload.allCases {
-        for implementation in Implementation.allCases {
+        for implementation in Implementation.allCases where implementation.implements(workload) {
             Benchmark("\(workload.rawValue) \(implementation.rawValue)") { benchmark in
                 let runner = try runner(implementation)
                 try runner.prepare(workload)

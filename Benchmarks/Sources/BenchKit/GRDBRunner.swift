@@ -7,25 +7,13 @@ struct GItem: Codable, FetchableRecord, PersistableRecord {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
 }
 
-/// `items` as a hand-optimized GRDB record: columns read by index (GRDB's own performance
-/// suite), values written by hand.
-struct GItemFast: FetchableRecord, PersistableRecord {
-    static let databaseTableName = "items"
+/// `items` as GRDB's performance suite reads it: columns by index in `init(row:)`.
+struct GItemFast: FetchableRecord {
     var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
-
-    init(i0: Int, i1: Int, i2: Int, i3: Int, i4: Int, i5: Int, i6: Int, i7: Int, i8: Int, i9: Int) {
-        (self.i0, self.i1, self.i2, self.i3, self.i4) = (i0, i1, i2, i3, i4)
-        (self.i5, self.i6, self.i7, self.i8, self.i9) = (i5, i6, i7, i8, i9)
-    }
 
     init(row: Row) {
         i0 = row[0]; i1 = row[1]; i2 = row[2]; i3 = row[3]; i4 = row[4]
         i5 = row[5]; i6 = row[6]; i7 = row[7]; i8 = row[8]; i9 = row[9]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3; container["i4"] = i4
-        container["i5"] = i5; container["i6"] = i6; container["i7"] = i7; container["i8"] = i8; container["i9"] = i9
     }
 }
 
@@ -49,9 +37,8 @@ struct GEvent: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// `events` as a hand-optimized GRDB record.
-struct GEventFast: FetchableRecord, PersistableRecord {
-    static let databaseTableName = "events"
+/// `events` as GRDB's best hand-written code reads it: columns by index in `init(row:)`.
+struct GEventFast: FetchableRecord {
     var id: Int
     var name: String
     var note: String?
@@ -60,11 +47,6 @@ struct GEventFast: FetchableRecord, PersistableRecord {
     var createdAt: Date
     var token: UUID
     var kind: Event.Kind
-
-    init(_ event: Event) {
-        (id, name, note, score, active) = (event.id, event.name, event.note, event.score, event.active)
-        (createdAt, token, kind) = (event.createdAt, event.token, event.kind)
-    }
 
     init(row: Row) throws {
         id = row[0]
@@ -77,39 +59,54 @@ struct GEventFast: FetchableRecord, PersistableRecord {
         guard let kind = Event.Kind(rawValue: row[7]) else { throw BenchError("bad kind") }
         self.kind = kind
     }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["name"] = name
-        container["note"] = note
-        container["score"] = score
-        container["active"] = active
-        container["createdAt"] = createdAt
-        container["token"] = token.uuidString
-        container["kind"] = kind.rawValue
-    }
 }
 
-/// The workloads through GRDB 7: a `DatabasePool` (WAL, like Strata), Codable records with the
-/// query interface, or hand-optimized records with cached statements.
+/// The workloads through GRDB 7: a `DatabasePool` (WAL, like Strata) whose writer runs with
+/// `synchronous` as ``benchSynchronous`` (the pool sets NORMAL on its own; it is set back and
+/// checked). Two ways:
+/// - **best** (`optimized`): GRDB's own performance-suite style: one statement per SQL, reused,
+///   with `setUncheckedArguments` (no argument validation, no `PersistenceContainer`), and
+///   records read by column index in `init(row:)`;
+/// - **Codable**: `Codable & FetchableRecord & PersistableRecord` records with the query
+///   interface (`record.insert(db)`, `fetchAll(db)`, `fetchOne(db, key:)`, `filter`): GRDB as
+///   most apps write it.
 final class GRDBRunner: Runner {
+    let fixture: Fixture
     let reader: DatabasePool
     let writer: DatabasePool
     let optimized: Bool
     let items: [GItem]
-    let fastItems: [GItemFast]
     let events: [GEvent]
-    let fastEvents: [GEventFast]
+    private var cursorReader: DatabasePool?
+    let migrator: DatabaseMigrator
 
     init(fixture: Fixture, optimized: Bool) throws {
+        self.fixture = fixture
         self.optimized = optimized
         reader = try DatabasePool(path: fixture.readPath)
-        writer = try DatabasePool(path: try fixture.writePath(for: optimized ? .grdbOptimized : .grdbCodable))
-        let source = TestData.insertedItems
-        items = optimized ? [] : source.map { GItem(i0: $0.i0, i1: $0.i1, i2: $0.i2, i3: $0.i3, i4: $0.i4, i5: $0.i5, i6: $0.i6, i7: $0.i7, i8: $0.i8, i9: $0.i9) }
-        fastItems = optimized ? source.map { GItemFast(i0: $0.i0, i1: $0.i1, i2: $0.i2, i3: $0.i3, i4: $0.i4, i5: $0.i5, i6: $0.i6, i7: $0.i7, i8: $0.i8, i9: $0.i9) } : []
+        writer = try DatabasePool(path: try fixture.writePath(for: optimized ? .grdbBest : .grdbCodable))
+        let pragmas = try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(benchSynchronous)")
+            return (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        guard pragmas.0 == "wal", pragmas.1 == benchSynchronous else {
+            throw BenchError("GRDB: not journal_mode wal, synchronous \(benchSynchronous)")
+        }
+        items = optimized ? [] : TestData.insertedItems.map {
+            GItem(i0: $0.i0, i1: $0.i1, i2: $0.i2, i3: $0.i3, i4: $0.i4, i5: $0.i5, i6: $0.i6, i7: $0.i7, i8: $0.i8, i9: $0.i9)
+        }
         events = optimized ? [] : TestData.events.map(GEvent.init)
-        fastEvents = optimized ? TestData.events.map(GEventFast.init) : []
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("initial") { db in try db.execute(sql: TestData.migratedSchemaSQL) }
+        self.migrator = migrator
+        if optimized { _ = try openAndMigrate() }
+    }
+
+    /// What an app does at launch: open the pool and run the migrator.
+    func openAndMigrate() throws -> Int {
+        let pool = try DatabasePool(path: fixture.migratePath(for: .grdbBest))
+        try migrator.migrate(pool)
+        return try pool.read { db in try migrator.appliedIdentifiers(db).count }
     }
 
     func prepare(_ workload: Workload) throws {
@@ -118,15 +115,20 @@ final class GRDBRunner: Runner {
         _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
-    static let findEvent = "SELECT id, name, note, score, active, createdAt, token, kind FROM events WHERE id = ?"
-    static let eventsByName = "SELECT id, name, note, score, active, createdAt, token, kind FROM events WHERE name = ?"
+    static let insertItem = "INSERT INTO items (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertEvent = "INSERT INTO events (id, name, note, score, active, createdAt, token, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    static let selectItems = "SELECT i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM items"
+    static let selectEvents = "SELECT id, name, note, score, active, createdAt, token, kind FROM events"
+    static let findEvent = selectEvents + " WHERE id = ?"
+    static let eventsByName = selectEvents + " WHERE name = ?"
+    static let eventsWhere = selectEvents + " WHERE id BETWEEN ? AND ?"
 
     func run(_ workload: Workload) throws -> Int {
         switch (workload, optimized) {
         case (.fetchItems, false):
             return try reader.read { db in try GItem.fetchAll(db) }.count
         case (.fetchItems, true):
-            return try reader.read { db in try GItemFast.fetchAll(db) }.count
+            return try reader.read { db in try GItemFast.fetchAll(db, sql: Self.selectItems) }.count
         case (.insertItems, false):
             return try writer.write { db in
                 for item in items { try item.insert(db) }
@@ -134,8 +136,12 @@ final class GRDBRunner: Runner {
             }
         case (.insertItems, true):
             return try writer.write { db in
-                for item in fastItems { try item.insert(db) }
-                return fastItems.count
+                let statement = try db.cachedStatement(sql: Self.insertItem)
+                for item in TestData.insertedItems {
+                    statement.setUncheckedArguments([item.i0, item.i1, item.i2, item.i3, item.i4, item.i5, item.i6, item.i7, item.i8, item.i9])
+                    try statement.execute()
+                }
+                return TestData.insertedItems.count
             }
         case (.insertEvents, false):
             return try writer.write { db in
@@ -144,13 +150,20 @@ final class GRDBRunner: Runner {
             }
         case (.insertEvents, true):
             return try writer.write { db in
-                for event in fastEvents { try event.insert(db) }
-                return fastEvents.count
+                let statement = try db.cachedStatement(sql: Self.insertEvent)
+                for event in TestData.events {
+                    statement.setUncheckedArguments([
+                        event.id, event.name, event.note, event.score, event.active, event.createdAt, event.token.uuidString,
+                        event.kind.rawValue,
+                    ])
+                    try statement.execute()
+                }
+                return TestData.events.count
             }
         case (.fetchEvents, false):
             return try reader.read { db in try GEvent.fetchAll(db) }.count
         case (.fetchEvents, true):
-            return try reader.read { db in try GEventFast.fetchAll(db) }.count
+            return try reader.read { db in try GEventFast.fetchAll(db, sql: Self.selectEvents) }.count
         case (.lookup, false):
             return try reader.read { db in
                 var sum = 0
@@ -161,7 +174,10 @@ final class GRDBRunner: Runner {
             return try reader.read { db in
                 let statement = try db.cachedStatement(sql: Self.findEvent)
                 var sum = 0
-                for key in TestData.lookupKeys { sum &+= try GEventFast.fetchOne(statement, arguments: [key])?.id ?? 0 }
+                for key in TestData.lookupKeys {
+                    statement.setUncheckedArguments([key])
+                    sum &+= try GEventFast.fetchOne(statement)?.id ?? 0
+                }
                 return sum
             }
         case (.namedQuery, false):
@@ -174,9 +190,46 @@ final class GRDBRunner: Runner {
             return try reader.read { db in
                 let statement = try db.cachedStatement(sql: Self.eventsByName)
                 var sum = 0
-                for name in TestData.queryNames { sum &+= try GEventFast.fetchAll(statement, arguments: [name]).count }
+                for name in TestData.queryNames {
+                    statement.setUncheckedArguments([name])
+                    sum &+= try GEventFast.fetchAll(statement).count
+                }
                 return sum
             }
+        case (.fetchWhere, false):
+            return try reader.read { db in
+                var sum = 0
+                for first in TestData.whereStarts {
+                    sum &+= try GEvent.filter((first...(first + 2)).contains(Column("id"))).fetchAll(db).count
+                }
+                return sum
+            }
+        case (.fetchWhere, true):
+            return try reader.read { db in
+                let statement = try db.cachedStatement(sql: Self.eventsWhere)
+                var sum = 0
+                for first in TestData.whereStarts {
+                    statement.setUncheckedArguments([first, first + 2])
+                    sum &+= try GEventFast.fetchAll(statement).count
+                }
+                return sum
+            }
+        case (.cursorItems, _):
+            if cursorReader == nil { cursorReader = try DatabasePool(path: fixture.cursorPath) }
+            guard let cursorReader else { throw BenchError("no cursor database") }
+            return try cursorReader.read { db in
+                var sum = 0
+                if optimized {
+                    let cursor = try GItemFast.fetchCursor(db, sql: Self.selectItems)
+                    while let item = try cursor.next() { sum &+= item.i9 }
+                } else {
+                    let cursor = try GItem.fetchCursor(db)
+                    while let item = try cursor.next() { sum &+= item.i9 }
+                }
+                return sum
+            }
+        case (.openAndMigrate, _):
+            return try openAndMigrate()
         }
     }
 }

@@ -5,18 +5,29 @@ import Strata
 /// The workloads written by hand over the SQLite C API: statements prepared once and kept,
 /// binding and reading by index, the same record structs, dates and UUIDs in the same text
 /// formats (through the same formatting functions). The baseline Strata should match.
+/// Connections are opened with `SQLITE_OPEN_NOMUTEX` and the PRAGMAs Strata runs
+/// (`journal_mode = WAL`, `foreign_keys = ON`, `synchronous` as ``benchSynchronous``); with
+/// `rollbackJournal`, the writer uses the rollback journal (`journal_mode = DELETE`) instead.
 final class RawRunner: Runner {
+    let fixture: Fixture
     let reader: RawConnection
     let writer: RawConnection
+    private var cursorReader: RawConnection?
 
-    init(fixture: Fixture) throws {
+    init(fixture: Fixture, rollbackJournal: Bool) throws {
+        self.fixture = fixture
         reader = try RawConnection(path: fixture.readPath)
-        writer = try RawConnection(path: try fixture.writePath(for: .raw))
+        writer = try RawConnection(
+            path: try fixture.writePath(for: rollbackJournal ? .rawRollback : .raw), journalMode: rollbackJournal ? "delete" : "wal")
+        try writer.checkPragmas(journalMode: rollbackJournal ? "delete" : "wal")
+        // The 50-table database of openAndMigrate, created by its first "launch".
+        try Self.openAndMigrate(fixture.migratePath(for: .raw))
     }
 
     func prepare(_ workload: Workload) throws {
         guard workload.writes else { return }
-        try writer.execute("DELETE FROM items; DELETE FROM events; PRAGMA wal_checkpoint(TRUNCATE)")
+        try writer.execute("DELETE FROM items; DELETE FROM events")
+        if writer.journalMode == "wal" { try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     func run(_ workload: Workload) throws -> Int {
@@ -67,7 +78,56 @@ final class RawRunner: Runner {
                 }
                 return sum
             }
+        case .fetchWhere:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.eventsWhere)
+                var sum = 0
+                for first in TestData.whereStarts {
+                    sqlite3_bind_int64(statement, 1, Int64(first))
+                    sqlite3_bind_int64(statement, 2, Int64(first + 2))
+                    var events: [Event] = []
+                    while try reader.step(statement) { events.append(try Self.event(statement)) }
+                    sqlite3_reset(statement)
+                    sum &+= events.count
+                }
+                return sum
+            }
+        case .cursorItems:
+            let connection = try cursorConnection()
+            return try connection.transaction("BEGIN") {
+                let statement = try connection.statement(Self.selectItems)
+                defer { sqlite3_reset(statement) }
+                var sum = 0
+                while try connection.step(statement) { sum &+= Self.item(statement).i9 }
+                return sum
+            }
+        case .openAndMigrate:
+            return try Self.openAndMigrate(fixture.migratePath(for: .raw))
         }
+    }
+
+    private func cursorConnection() throws -> RawConnection {
+        if let cursorReader { return cursorReader }
+        let connection = try RawConnection(path: fixture.cursorPath)
+        cursorReader = connection
+        return connection
+    }
+
+    /// What an app on the C API does at launch: open, set the PRAGMAs, read `user_version`, and
+    /// create the schema when it is 0. Returns the version.
+    @discardableResult
+    static func openAndMigrate(_ path: String) throws -> Int {
+        let connection = try RawConnection(path: path, create: true)
+        let statement = try connection.statement("PRAGMA user_version")
+        guard try connection.step(statement) else { throw BenchError("no user_version") }
+        let version = Int(sqlite3_column_int64(statement, 0))
+        sqlite3_reset(statement)
+        if version >= 1 { return version }
+        try connection.transaction("BEGIN IMMEDIATE") {
+            try connection.execute(TestData.migratedSchemaSQL)
+            try connection.execute("PRAGMA user_version = 1")
+        }
+        return 1
     }
 
     static let selectItems = "SELECT i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 FROM items"
@@ -75,22 +135,25 @@ final class RawRunner: Runner {
     static let selectEvents = "SELECT id, name, note, score, active, createdAt, token, kind FROM events"
     static let findEvent = selectEvents + " WHERE id = ?"
     static let eventsByName = selectEvents + " WHERE name = ?"
+    static let eventsWhere = selectEvents + " WHERE id BETWEEN ? AND ?"
     static let insertEvent = "INSERT INTO events (id, name, note, score, active, createdAt, token, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
     func fetchItems() throws -> [Item] {
         let statement = try reader.statement(Self.selectItems)
         defer { sqlite3_reset(statement) }
         var items: [Item] = []
-        while try reader.step(statement) {
-            items.append(
-                Item(
-                    i0: Int(sqlite3_column_int64(statement, 0)), i1: Int(sqlite3_column_int64(statement, 1)),
-                    i2: Int(sqlite3_column_int64(statement, 2)), i3: Int(sqlite3_column_int64(statement, 3)),
-                    i4: Int(sqlite3_column_int64(statement, 4)), i5: Int(sqlite3_column_int64(statement, 5)),
-                    i6: Int(sqlite3_column_int64(statement, 6)), i7: Int(sqlite3_column_int64(statement, 7)),
-                    i8: Int(sqlite3_column_int64(statement, 8)), i9: Int(sqlite3_column_int64(statement, 9))))
-        }
+        while try reader.step(statement) { items.append(Self.item(statement)) }
         return items
+    }
+
+    @inline(__always)
+    static func item(_ statement: OpaquePointer) -> Item {
+        Item(
+            i0: Int(sqlite3_column_int64(statement, 0)), i1: Int(sqlite3_column_int64(statement, 1)),
+            i2: Int(sqlite3_column_int64(statement, 2)), i3: Int(sqlite3_column_int64(statement, 3)),
+            i4: Int(sqlite3_column_int64(statement, 4)), i5: Int(sqlite3_column_int64(statement, 5)),
+            i6: Int(sqlite3_column_int64(statement, 6)), i7: Int(sqlite3_column_int64(statement, 7)),
+            i8: Int(sqlite3_column_int64(statement, 8)), i9: Int(sqlite3_column_int64(statement, 9)))
     }
 
     func insert(_ item: Item, _ statement: OpaquePointer) throws {
@@ -162,15 +225,33 @@ final class RawRunner: Runner {
 /// once per SQL text.
 final class RawConnection {
     let handle: OpaquePointer
+    let journalMode: String
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws {
+    init(path: String, journalMode: String = "wal", create: Bool = false) throws {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
             throw BenchError("cannot open \(path)")
         }
         self.handle = handle
-        try execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+        self.journalMode = journalMode
+        try execute("PRAGMA journal_mode = \(journalMode); PRAGMA foreign_keys = ON; PRAGMA synchronous = \(benchSynchronous)")
+    }
+
+    /// Throws unless the connection runs with `journalMode` and ``benchSynchronous``.
+    func checkPragmas(journalMode: String) throws {
+        let mode = try statement("PRAGMA journal_mode")
+        defer { sqlite3_reset(mode) }
+        let sync = try statement("PRAGMA synchronous")
+        defer { sqlite3_reset(sync) }
+        guard try step(mode), try step(sync), Self.text(mode, 0) == journalMode,
+            sqlite3_column_int64(sync, 0) == Int64(benchSynchronous)
+        else { throw BenchError("raw C: not journal_mode \(journalMode), synchronous \(benchSynchronous)") }
+    }
+
+    static func text(_ statement: OpaquePointer, _ index: Int32) -> String {
+        sqlite3_column_text(statement, index).map { String(cString: $0) } ?? ""
     }
 
     deinit {

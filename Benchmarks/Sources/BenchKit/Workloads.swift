@@ -1,7 +1,8 @@
 import Foundation
 import Strata
 
-/// The measured workloads; each is implemented by every ``Implementation``.
+/// The measured workloads; each is implemented by the ``Implementation``s that
+/// ``Implementation/implements(_:)`` lists.
 public enum Workload: String, CaseIterable, Sendable {
     /// Fetch 200,000 rows of 10 integer columns (GRDB's performance-suite workload).
     case fetchItems
@@ -15,6 +16,14 @@ public enum Workload: String, CaseIterable, Sendable {
     case lookup
     /// 10,000 calls of a named query with a parameter, on an index, in one read transaction.
     case namedQuery
+    /// 10,000 small `fetchAll(where:)` calls (a condition with two parameters, 3 rows each), in
+    /// one read transaction.
+    case fetchWhere
+    /// Iterate 2,000,000 rows of 10 integers with a cursor, one row in memory at a time.
+    case cursorItems
+    /// Open a 50-table database and run the migrator when nothing is pending: what every app
+    /// launch pays.
+    case openAndMigrate
 
     /// Rows (or calls) per run, for per-row figures.
     public var rows: Int {
@@ -24,6 +33,9 @@ public enum Workload: String, CaseIterable, Sendable {
         case .insertEvents, .fetchEvents: Sizes.events
         case .lookup: Sizes.lookups
         case .namedQuery: Sizes.namedQueries
+        case .fetchWhere: Sizes.whereCalls
+        case .cursorItems: Sizes.cursorRows
+        case .openAndMigrate: 1
         }
     }
 
@@ -35,20 +47,41 @@ public enum Workload: String, CaseIterable, Sendable {
 public enum Implementation: String, CaseIterable, Sendable {
     /// Hand-written Swift over the SQLite C API, with prepared statements kept across calls.
     case raw
+    /// The same raw C code on a database in the rollback journal (`journal_mode = DELETE`)
+    /// instead of WAL: write workloads only.
+    case rawRollback
     /// Strata's generated DAOs, compiled by the StrataPlugin.
     case strata
-    /// GRDB with `Codable` records (`FetchableRecord & PersistableRecord & Codable`).
+    /// GRDB's best hand-written code: one reused statement with `setUncheckedArguments`,
+    /// `init(row:)` reading by index (GRDB's own performance suite).
+    case grdbBest
+    /// GRDB with `Codable` records and the query interface, as most apps write it.
     case grdbCodable
-    /// GRDB with hand-optimized records (`init(row:)` by index, `encode(to:)` by hand).
-    case grdbOptimized
+
+    /// False for the pairs that are not measured: the rollback journal only matters to writes,
+    /// and GRDB's migrator is the same whatever the records look like.
+    public func implements(_ workload: Workload) -> Bool {
+        switch self {
+        case .rawRollback: workload.writes
+        case .grdbCodable: workload != .openAndMigrate
+        case .raw, .strata, .grdbBest: true
+        }
+    }
 }
 
+/// Row counts of the workloads: the full sizes, or tiny ones when the environment variable
+/// `STRATA_BENCH_QUICK` is set (`run.sh --quick`, which CI runs so the harness cannot rot).
 public enum Sizes {
-    public static let items = 200_000
-    public static let insertedItems = 50_000
-    public static let events = 50_000
-    public static let lookups = 100_000
-    public static let namedQueries = 10_000
+    public static let quick = ProcessInfo.processInfo.environment["STRATA_BENCH_QUICK"].map { !$0.isEmpty && $0 != "0" } ?? false
+    public static let items = quick ? 2_000 : 200_000
+    public static let insertedItems = quick ? 500 : 50_000
+    public static let events = quick ? 500 : 50_000
+    public static let lookups = quick ? 1_000 : 100_000
+    public static let namedQueries = quick ? 100 : 10_000
+    public static let whereCalls = quick ? 100 : 10_000
+    public static let cursorRows = quick ? 20_000 : 2_000_000
+    /// Tables of the database `openAndMigrate` opens.
+    public static let migratedTables = 50
 }
 
 /// Deterministic test data, made once, outside measurements.
@@ -80,6 +113,29 @@ public enum TestData {
     public static let lookupKeys: [Int] = (0..<Sizes.lookups).map { ($0 &* 7919) % Sizes.events + 1 }
     /// Names for the named query: each matches one row.
     public static let queryNames: [String] = (0..<Sizes.namedQueries).map { "event name \(($0 &* 104_729) % Sizes.events)" }
+    /// First ids of the `fetchWhere` ranges (`id BETWEEN first AND first + 2`): three rows each.
+    public static let whereStarts: [Int] = (0..<Sizes.whereCalls).map { ($0 &* 7919) % (Sizes.events - 2) + 1 }
+
+    /// The SQL of the 50-table database of `openAndMigrate`: tables of eight columns of the
+    /// common types, each with a foreign key to the one before and an index, as a migration
+    /// file written by `strata migration new` would hold.
+    public static let migratedSchemaSQL: String = (0..<Sizes.migratedTables).map { i in
+        let parent = i == 0 ? "" : ",\n  \"parentId\" INTEGER REFERENCES \"table_\(i - 1)\" (\"id\") ON DELETE SET NULL"
+        return """
+            CREATE TABLE "table_\(i)" (
+              "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+              "name" TEXT NOT NULL,
+              "note" TEXT,
+              "amount" REAL NOT NULL DEFAULT 0,
+              "active" INTEGER NOT NULL DEFAULT 1 CHECK ("active" IN (0, 1)),
+              "createdAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+              "token" TEXT NOT NULL,
+              "kind" TEXT NOT NULL DEFAULT 'small' CHECK ("kind" IN ('small', 'medium', 'large'))\(parent)
+            ) STRICT;
+            CREATE INDEX "table_\(i)_name" ON "table_\(i)" ("name");
+
+            """
+    }.joined()
 }
 
 /// The database files of a run, in a fresh temporary directory.
@@ -101,12 +157,32 @@ public final class Fixture: Sendable {
                 let items = ItemDAO(conn)
                 for i in 0..<Sizes.items { try items.insert(TestData.item(i)) }
             }
-            if workloads.contains(where: { [.fetchEvents, .lookup, .namedQuery].contains($0) }) {
+            if workloads.contains(where: { [.fetchEvents, .lookup, .namedQuery, .fetchWhere].contains($0) }) {
                 let events = EventDAO(conn)
                 for event in TestData.events { try events.insert(event) }
             }
         }
         try db.writeWithoutTransaction { conn in try conn.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        cursorPath = directory.appendingPathComponent("cursor.sqlite").path
+        if workloads.contains(.cursorItems) {
+            let cursorDB = try Strata.Database(path: cursorPath)
+            try Bench.migrate(cursorDB)
+            try cursorDB.write { conn in
+                let items = ItemDAO(conn)
+                for i in 0..<Sizes.cursorRows { try items.insert(TestData.item(i)) }
+            }
+            try cursorDB.writeWithoutTransaction { conn in try conn.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
+    /// `items` with ``Sizes/cursorRows`` rows, for `cursorItems` (made when that workload is
+    /// asked for).
+    public let cursorPath: String
+
+    /// A path for `implementation`'s own 50-table database of `openAndMigrate`: each migrator
+    /// creates and records it its own way.
+    public func migratePath(for implementation: Implementation) -> String {
+        directory.appendingPathComponent("migrate-\(implementation.rawValue).sqlite").path
     }
 
     /// A migrated, empty database file for `implementation`'s write workloads.
@@ -133,12 +209,17 @@ public protocol Runner: AnyObject {
 
 public func makeRunner(_ implementation: Implementation, fixture: Fixture) throws -> any Runner {
     switch implementation {
-    case .raw: try RawRunner(fixture: fixture)
+    case .raw: try RawRunner(fixture: fixture, rollbackJournal: false)
+    case .rawRollback: try RawRunner(fixture: fixture, rollbackJournal: true)
     case .strata: try StrataRunner(fixture: fixture)
     case .grdbCodable: try GRDBRunner(fixture: fixture, optimized: false)
-    case .grdbOptimized: try GRDBRunner(fixture: fixture, optimized: true)
+    case .grdbBest: try GRDBRunner(fixture: fixture, optimized: true)
     }
 }
+
+/// The `PRAGMA synchronous` every contender's writer runs with: FULL (2), SQLite's default
+/// and Strata's. GRDB's `DatabasePool` sets NORMAL on its own, so its runner sets FULL back.
+public let benchSynchronous = 2
 
 public struct BenchError: Error, CustomStringConvertible {
     public var description: String

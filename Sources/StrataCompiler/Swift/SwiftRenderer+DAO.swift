@@ -62,7 +62,10 @@ extension SwiftRenderer {
             out.line()
             renderDecode(table, plan, &out)
 
-            // Insert.
+            // Insert. Writes (insert, upsert, update, delete) reset their statement once per use:
+            // `cachedStatement` resets it before binding, and it runs to its end (SQLITE_DONE,
+            // which leaves no read or write open) or `Statement.failure` resets it. A `defer`
+            // reset on top would be a second one per row, which raw C code does not pay.
             out.line()
             sqlConstants.append(("insertSQL", plan.insertSQL, false))
             if let auto = table.autoincrementColumn {
@@ -76,7 +79,6 @@ extension SwiftRenderer {
                 if let auto = table.autoincrementColumn {
                     out.block("if record.\(auto.swiftName) == 0") { out in
                         out.line("let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)")
-                        out.line("defer { statement.reset() }")
                         bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                         out.line("try statement.run()")
                         out.line("var stored = record")
@@ -86,7 +88,6 @@ extension SwiftRenderer {
                     }
                 }
                 out.line("let statement = try self.conn.cachedStatement(Self.insertSQL)")
-                out.line("defer { statement.reset() }")
                 out.line("try Self.bindColumns(of: record, to: statement)")
                 out.line("try statement.run()")
                 returnStored(table, &out)
@@ -115,7 +116,6 @@ extension SwiftRenderer {
                     out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
                 }
                 out.line("let statement = try self.conn.cachedStatement(Self.upsertSQL)")
-                out.line("defer { statement.reset() }")
                 out.line("try Self.bindColumns(of: record, to: statement)")
                 out.line("try statement.run()")
                 returnStored(table, &out)
@@ -129,7 +129,6 @@ extension SwiftRenderer {
                 out.line("@discardableResult")
                 out.block("public func update(_ record: \(record)) throws -> Bool") { out in
                     out.line("let statement = try self.conn.cachedStatement(Self.updateSQL)")
-                    out.line("defer { statement.reset() }")
                     let columns = plan.nonKeyColumns + plan.keyColumns
                     bindLines(columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                     out.line("try statement.run()")
@@ -156,7 +155,6 @@ extension SwiftRenderer {
             out.line("@discardableResult")
             out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
                 out.line("let statement = try self.conn.cachedStatement(Self.deleteSQL)")
-                out.line("defer { statement.reset() }")
                 bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 out.line("try statement.run()")
                 out.line("return self.conn.changes > 0")

@@ -223,7 +223,6 @@ public struct NodeDAO: RecordDAO {
     public func insert(_ record: Node) throws -> Node {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.`default`, at: 1)
             try statement.bind(record.`protocol`, at: 2)
             try statement.bind(record.order, at: 3)
@@ -236,7 +235,6 @@ public struct NodeDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -266,7 +264,6 @@ public struct NodeDAO: RecordDAO {
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -276,7 +273,6 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Node) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.`default`, at: 1)
         try statement.bind(record.`protocol`, at: 2)
         try statement.bind(record.order, at: 3)
@@ -298,7 +294,6 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -443,7 +438,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -468,7 +462,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -478,7 +471,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Setting) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.value, at: 1)
         try statement.bind(record.flag, at: 2)
         try statement.bind(record.key, at: 3)
@@ -496,7 +488,6 @@ public struct SettingDAO: RecordDAO {
     @discardableResult
     public func delete(key: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(key, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -579,14 +570,12 @@ public struct TickDAO: RecordDAO {
     public func insert(_ record: Tick) throws -> Tick {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.run()
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -610,7 +599,6 @@ public struct TickDAO: RecordDAO {
     public func upsert(_ record: Tick) throws -> Tick {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -626,7 +614,6 @@ public struct TickDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -806,7 +793,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -837,7 +823,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -849,7 +834,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Entry) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.type?.rawValue, at: 1)
         try statement.bind(record.date.rawValue, at: 2)
         try statement.bind(record.at, at: 3)
@@ -871,7 +855,6 @@ public struct EntryDAO: RecordDAO {
     @discardableResult
     public func delete(statement statement_: Int, record record_: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(statement_, at: 1)
         try statement.bind(record_, at: 2)
         try statement.run()

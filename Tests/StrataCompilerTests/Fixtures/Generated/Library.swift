@@ -230,7 +230,6 @@ public struct AuthorDAO: RecordDAO {
     public func insert(_ record: Author) throws -> Author {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.name, at: 1)
             try statement.bind(record.born, at: 2)
             try statement.run()
@@ -240,7 +239,6 @@ public struct AuthorDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -268,7 +266,6 @@ public struct AuthorDAO: RecordDAO {
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -280,7 +277,6 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Author) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.name, at: 1)
         try statement.bind(record.born, at: 2)
         try statement.bind(record.id, at: 3)
@@ -298,7 +294,6 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -462,7 +457,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -496,7 +490,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -508,7 +501,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Book) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.title, at: 1)
         try statement.bind(record.isbn, at: 2)
         try statement.bind(record.pages, at: 3)
@@ -533,7 +525,6 @@ public struct BookDAO: RecordDAO {
     @discardableResult
     public func delete(id: UUID) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -748,7 +739,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func insert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -772,7 +762,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         return record
@@ -788,7 +777,6 @@ public struct BookTagDAO: RecordDAO {
     @discardableResult
     public func delete(bookId: UUID, tag: String) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(bookId, at: 1)
         try statement.bind(tag, at: 2)
         try statement.run()
@@ -919,7 +907,6 @@ public struct MemberDAO: RecordDAO {
     public func insert(_ record: Member) throws -> Member {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.fullName, at: 1)
             try statement.bind(record.email, at: 2)
             try statement.bind(record.active, at: 3)
@@ -932,7 +919,6 @@ public struct MemberDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -963,7 +949,6 @@ public struct MemberDAO: RecordDAO {
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -975,7 +960,6 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Member) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.fullName, at: 1)
         try statement.bind(record.email, at: 2)
         try statement.bind(record.active, at: 3)
@@ -996,7 +980,6 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0
@@ -1140,7 +1123,6 @@ public struct LoanDAO: RecordDAO {
     public func insert(_ record: Loan) throws -> Loan {
         if record.id == 0 {
             let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            defer { statement.reset() }
             try statement.bind(record.bookId, at: 1)
             try statement.bind(record.memberId, at: 2)
             try statement.bind(record.lentAt, at: 3)
@@ -1155,7 +1137,6 @@ public struct LoanDAO: RecordDAO {
             return stored
         }
         let statement = try self.conn.cachedStatement(Self.insertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -1188,7 +1169,6 @@ public struct LoanDAO: RecordDAO {
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        defer { statement.reset() }
         try Self.bindColumns(of: record, to: statement)
         try statement.run()
         var stored = record
@@ -1201,7 +1181,6 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func update(_ record: Loan) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.updateSQL)
-        defer { statement.reset() }
         try statement.bind(record.bookId, at: 1)
         try statement.bind(record.memberId, at: 2)
         try statement.bind(record.lentAt, at: 3)
@@ -1223,7 +1202,6 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func delete(id: Int) throws -> Bool {
         let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.run()
         return self.conn.changes > 0

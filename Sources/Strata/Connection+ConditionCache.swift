@@ -1,0 +1,60 @@
+/// Which `RecordDAO` method a conditional statement serves.
+@usableFromInline
+enum ConditionMethod: UInt8, Sendable {
+    case fetchAll, fetchOne, count, exists
+}
+
+/// A statement of `RecordDAO.fetchAll(where:)`, `fetchOne(where:)`, `count(where:)` or
+/// `exists(where:)`, with the parts its SQL was built from.
+///
+/// These methods used to build their SQL text on every call and look the statement up by it,
+/// which concatenates and hashes the whole `SELECT` each time. A connection instead keeps a short
+/// list of these entries and compares the parts: the DAO type and method first (one integer
+/// each), then the condition and `orderBy` strings, which for a string literal at a call site is
+/// a comparison of two words (equal strings that share storage compare equal without reading
+/// their bytes). No SQL is built or hashed once the statement is prepared.
+@usableFromInline
+struct ConditionStatement {
+    let dao: ObjectIdentifier
+    let method: ConditionMethod
+    let condition: String?
+    let orderBy: String?
+    let limit: Int?
+    let offset: Int?
+    let statement: Statement
+
+    func matches(
+        _ dao: ObjectIdentifier, _ method: ConditionMethod, _ condition: String?, _ orderBy: String?, _ limit: Int?, _ offset: Int?
+    ) -> Bool {
+        self.dao == dao && self.method == method && self.limit == limit && self.offset == offset
+            && self.condition == condition && self.orderBy == orderBy
+    }
+}
+
+extension Connection {
+    /// How many conditional statements a connection keeps; past that the list starts over, so
+    /// conditions built at run time (with literals in them) cannot grow it without bound, and a
+    /// lookup compares at most this many entries.
+    static let conditionStatementLimit = 64
+
+    /// The prepared statement of `dao`'s `method` with these parts, reset for reuse; `sql` builds
+    /// its text the first time only.
+    @usableFromInline
+    func conditionStatement(
+        _ dao: ObjectIdentifier, _ method: ConditionMethod, where condition: String?, orderBy: String?, limit: Int?, offset: Int?,
+        sql: () -> String
+    ) throws -> Statement {
+        for index in conditionStatements.indices
+        where conditionStatements[index].matches(dao, method, condition, orderBy, limit, offset) {
+            let statement = conditionStatements[index].statement
+            statement.reset()
+            return statement
+        }
+        let statement = try makeStatement(sql: sql())
+        if conditionStatements.count >= Self.conditionStatementLimit { conditionStatements.removeAll(keepingCapacity: true) }
+        conditionStatements.append(
+            ConditionStatement(
+                dao: dao, method: method, condition: condition, orderBy: orderBy, limit: limit, offset: offset, statement: statement))
+        return statement
+    }
+}
