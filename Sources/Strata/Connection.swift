@@ -130,7 +130,7 @@ public final class Connection {
     /// Prepares the first statement of `sql` and returns it with the text that follows it
     /// (empty when `sql` holds one statement): for tools that must check that a fragment is
     /// exactly one statement.
-    public func makeFirstStatement(sql: String) throws -> (statement: Statement, tail: String) {
+    package func makeFirstStatement(sql: String) throws -> (statement: Statement, tail: String) {
         var statement: OpaquePointer?
         var tailText = ""
         let code = sql.withCString { text -> Int32 in
@@ -178,7 +178,7 @@ public final class Connection {
 
     /// Counts the `read`/`write` closures this connection has finished: a ``Cursor`` made in
     /// one closure refuses to step in another.
-    public internal(set) var accessGeneration = 0
+    var accessGeneration = 0
 
     /// Resets every statement of the connection that is still stepping (a fetch abandoned when
     /// decoding threw, a cursor not read to its end), so no statement keeps an old read

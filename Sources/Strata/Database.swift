@@ -96,7 +96,7 @@ public final class Database: Sendable {
         readerThreads = WorkerThreads(maximum: configuration.maximumReaderCount, name: "Strata.Database.reader")
         if configuration.readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
-                throw StrataError(kind: .sqlite, resultCode: 14, message: "cannot open \(path) read-only: no such file")
+                throw StrataError(kind: .sqlite, resultCode: SQLITE_CANTOPEN, message: "cannot open \(path) read-only: no such file")
             }
             writer = nil
         } else {
@@ -106,7 +106,7 @@ public final class Database: Sendable {
                 if sqlite3_db_readonly(connection.handle, "main") == 1 {
                     // SQLite opens a file it may not write read-only without saying so.
                     throw StrataError(
-                        kind: .sqlite, resultCode: 8, extendedResultCode: 8,
+                        kind: .sqlite, resultCode: SQLITE_READONLY, extendedResultCode: SQLITE_READONLY,
                         message: "attempt to write a readonly database: the file, or its folder, is not writable by this process")
                 }
                 try connection.execute(sql: "PRAGMA journal_mode = WAL")

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Applies an ordered list of ``Migration``s to a database, safely.
@@ -281,7 +282,7 @@ public struct Migrator: Sendable {
     static func outcome(of error: StrataError, migration: Migration, committing: Bool) -> String {
         // An I/O failure while committing may leave a complete commit in the WAL, which
         // recovery replays when the file is next opened.
-        if committing, error.resultCode == 10 /* SQLITE_IOERR */ || error.resultCode == 13 /* SQLITE_FULL */ {
+        if committing, error.resultCode == SQLITE_IOERR || error.resultCode == SQLITE_FULL {
             return "it was rolled back; the database is at version \(migration.version - 1), or at \(migration.version) if the failure hit after the commit was written; run migrate again, it applies only what is missing"
         }
         return "the database is unchanged at version \(migration.version - 1)"

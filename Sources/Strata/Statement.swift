@@ -164,7 +164,7 @@ public final class Statement {
     @inlinable
     public func bind(_ value: Date, at index: Int32) throws {
         guard DateFormat.isStorable(value) else {
-            throw StrataError(kind: .invalidValue, resultCode: 20, message: "the date \(value.timeIntervalSince1970) s since 1970 is outside the years 0000–9999 that the date text format can hold", sql: sql)
+            throw StrataError(kind: .invalidValue, resultCode: SQLITE_MISMATCH, message: "the date \(value.timeIntervalSince1970) s since 1970 is outside the years 0000–9999 that the date text format can hold", sql: sql)
         }
         let code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DateFormat.byteCount) { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return SQLITE_NOMEM }

@@ -68,7 +68,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error. Generated code and the runtime use the static factories instead.
     public init(
-        kind: Kind, resultCode: Int32 = 1, extendedResultCode: Int32? = nil, message: String,
+        kind: Kind, resultCode: Int32 = SQLITE_ERROR, extendedResultCode: Int32? = nil, message: String,
         sql: String? = nil, constraint: ConstraintKind? = nil
     ) {
         self.kind = kind
@@ -89,14 +89,14 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text = String(cString: sqlite3_errstr(code))
         }
         self.init(
-            kind: .sqlite, resultCode: code & 0xFF, extendedResultCode: extended, message: text, sql: sql,
+            kind: .sqlite, resultCode: code & SQLiteResultCode.primaryMask, extendedResultCode: extended, message: text, sql: sql,
             constraint: Self.constraintKind(extendedCode: extended)
         )
     }
 
     /// A stored value that could not be decoded.
     public static func decoding(_ message: String, sql: String? = nil) -> StrataError {
-        StrataError(kind: .decoding, resultCode: 20 /* SQLITE_MISMATCH */, message: message, sql: sql)
+        StrataError(kind: .decoding, resultCode: SQLITE_MISMATCH, message: message, sql: sql)
     }
 
     /// A NULL read from a column that the record declares non-optional.
@@ -106,7 +106,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// An API misuse.
     public static func misuse(_ message: String, sql: String? = nil) -> StrataError {
-        StrataError(kind: .misuse, resultCode: 21 /* SQLITE_MISUSE */, message: message, sql: sql)
+        StrataError(kind: .misuse, resultCode: SQLITE_MISUSE, message: message, sql: sql)
     }
 
     static func constraintKind(extendedCode: Int32) -> ConstraintKind? {
@@ -140,4 +140,21 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         if let sql { text += " — while executing `\(sql)`" }
         return text
     }
+}
+
+/// SQLite's result codes that Strata raises itself, by their SQLite names, for the modules of
+/// this package that do not import SQLite's C API.
+package enum SQLiteResultCode {
+    /// `SQLITE_ERROR`: a generic error.
+    package static let error = SQLITE_ERROR
+    /// `SQLITE_BUSY`: another connection holds the lock.
+    package static let busy = SQLITE_BUSY
+    /// `SQLITE_READONLY`: an attempt to write a read-only database.
+    package static let readOnly = SQLITE_READONLY
+    /// `SQLITE_CANTOPEN`: the database file cannot be opened.
+    package static let cantOpen = SQLITE_CANTOPEN
+    /// `SQLITE_MISMATCH`: a value of the wrong type.
+    package static let mismatch = SQLITE_MISMATCH
+    /// The bits of an extended result code that hold its primary result code.
+    package static let primaryMask: Int32 = 0xFF
 }

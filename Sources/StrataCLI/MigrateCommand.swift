@@ -111,7 +111,7 @@ extension StrataCommand {
                     printError("error: migration refused: \(error.message)")
                     if let db, let status = try? migrator.status(of: db) { printDriftDetails(db, migrations: migrations, status: status) }
                     printError("nothing was applied")
-                } else if error.resultCode == 5 /* SQLITE_BUSY */ {
+                } else if error.resultCode == SQLiteResultCode.busy {
                     printError(
                         "error: \(database) is locked by another process (another 'strata migrate', or the app) and stayed locked for \(busyTimeout == busyTimeout.rounded() ? String(Int(busyTimeout)) : String(busyTimeout)) s; nothing was applied; try again when it is done, or wait longer with --busy-timeout")
                 } else {

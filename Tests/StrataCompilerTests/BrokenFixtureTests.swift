@@ -14,8 +14,16 @@ enum BrokenFixtures {
     }
 }
 
-@Test func catalogueHasAtLeastFortyCases() {
-    #expect(BrokenFixtures.names().count >= 40)
+/// The catalogue is complete both ways: every broken schema has its `.expected` diagnostics and
+/// every `.expected` file belongs to a schema (no stale expectations), and nothing else lives there.
+@Test func catalogueHasAtLeastFortyCases() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: BrokenFixtures.directory.path)
+    let schemas = Set(files.filter { $0.hasSuffix(".schema.yml") }.map { String($0.dropLast(".schema.yml".count)) })
+    let expectations = Set(files.filter { $0.hasSuffix(".expected") }.map { String($0.dropLast(".expected".count)) })
+    #expect(schemas.count >= 40)
+    #expect(schemas.subtracting(expectations).isEmpty, "schemas without .expected: \(schemas.subtracting(expectations).sorted())")
+    #expect(expectations.subtracting(schemas).isEmpty, "stale .expected without a schema: \(expectations.subtracting(schemas).sorted())")
+    #expect(files.filter { !$0.hasSuffix(".schema.yml") && !$0.hasSuffix(".expected") }.isEmpty, "unexpected files: \(files)")
 }
 
 @Test(arguments: BrokenFixtures.names())

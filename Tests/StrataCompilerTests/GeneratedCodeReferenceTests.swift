@@ -21,8 +21,16 @@ enum GeneratedFixtures {
     }
 }
 
-@Test func everyExampleSchemaHasAReference() {
-    #expect(GeneratedFixtures.schemaPaths().count >= 2)
+/// Every schema has its `<Name>.swift` reference and every reference has its schema: a reference
+/// left behind by a removed or renamed schema is not silently kept.
+@Test func everyExampleSchemaHasAReference() throws {
+    let schemaStems = Set(GeneratedFixtures.schemaPaths().map { Generator.schemaStem(of: $0) })
+    let references = try FileManager.default.contentsOfDirectory(atPath: GeneratedFixtures.directory.path)
+        .filter { $0.hasSuffix(".swift") }
+    let referenceStems = Set(references.map { String($0.dropLast(".swift".count)) })
+    #expect(schemaStems.contains("Library"), "the example schema schemas/Library.schema.yml is covered")
+    #expect(schemaStems.subtracting(referenceStems).isEmpty, "schemas without a reference: \(schemaStems.subtracting(referenceStems).sorted())")
+    #expect(referenceStems.subtracting(schemaStems).isEmpty, "stale references without a schema: \(referenceStems.subtracting(schemaStems).sorted())")
 }
 
 @Test(arguments: GeneratedFixtures.schemaPaths())

@@ -36,9 +36,13 @@ import Testing
             for i in 0..<perThread {
                 do {
                     try db.write { conn in
+                        // Writes are serialized: no other writer's row can appear between the
+                        // count before and the count after this transaction's own insert.
+                        let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM t") ?? -1
                         try conn.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, i])
-                        let total = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM t") ?? 0
-                        #expect(total > 0)
+                        let after = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM t") ?? -1
+                        #expect(after == before + 1)
+                        #expect(try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM t WHERE thread = ? AND i = ?", arguments: [thread, i]) == 1)
                     }
                 } catch {
                     failures.record(error)

@@ -34,7 +34,7 @@ public enum DatabaseAdopter {
     /// it with a plain read-only open.
     public static func introspect(databasePath: String, databaseName: String) throws -> Result {
         guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw StrataError(kind: .sqlite, resultCode: 14, message: "no such file")
+            throw StrataError(kind: .sqlite, resultCode: SQLiteResultCode.cantOpen, message: "no such file")
         }
         var configuration = Database.Configuration.readOnly
         configuration.maximumReaderCount = 1

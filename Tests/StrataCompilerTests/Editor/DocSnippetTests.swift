@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import StrataCompiler
+
+/// Every ```swift example in README.md, docs/*.md and the DocC catalog compiles.
+///
+/// The examples of each page become one target of a fresh package that depends on this one by
+/// path and uses the build plugin, so all of them compile in ONE nested package build. A page's
+/// target holds the page's own schema (its first ```yaml block with
+/// `database:` and `tables:` lines), or the
+/// schema of the page named by a `<!-- examples use the schema of FILE -->` line, or the
+/// example schema `schemas/Library.schema.yml` with its migrations (a page's own schema gets
+/// its first migration written the way `strata migration new` writes it).
+/// An example that only shows a fragment (generated code, a manifest excerpt) is preceded by
+/// `<!-- not compiled: reason -->`. Statement examples are wrapped in a throwing function,
+/// `async` when they `await`, with `db` (and, for the Library schema, `path` and `book`) in
+/// scope; an example with top-level declarations (`func`) stays at file level; imports are
+/// gathered at the top.
+///
+/// The nested build takes minutes on a small machine, so it runs under `CI=true` or with
+/// `STRATA_DOCS_TEST=1`; the extraction itself is checked on every run.
+@Suite(.serialized) struct DocSnippetTests {
+    static var enabled: Bool {
+        ExternalTool.isCI || ProcessInfo.processInfo.environment["STRATA_DOCS_TEST"] == "1"
+    }
+
+    struct Snippet {
+        var file: String
+        var line: Int
+        var code: String
+        /// The reason given in `<!-- not compiled: reason -->`, if any.
+        var notCompiled: String?
+    }
+
+    struct Page {
+        var file: String
+        var snippets: [Snippet]
+        /// The page's own schema, if it has one.
+        var schema: String?
+    }
+
+    static let marker = "<!-- not compiled:"
+
+    /// README.md, docs/*.md and the DocC catalog's articles.
+    static func pageFiles() throws -> [String] {
+        let root = ExternalTool.repositoryRoot
+        var files = ["README.md"]
+        let manager = FileManager.default
+        files += try manager.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        let catalog = "Sources/Strata/Strata.docc"
+        if let enumerator = manager.enumerator(atPath: root.appendingPathComponent(catalog).path) {
+            files += enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        }
+        return files
+    }
+
+    static func page(_ file: String) throws -> Page {
+        let text = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        var snippets: [Snippet] = []
+        var schema: String?
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            let fence = line.trimmingCharacters(in: .whitespaces)
+            guard fence.hasPrefix("```"), fence.count > 3 else { index += 1; continue }
+            let language = fence.dropFirst(3).trimmingCharacters(in: .whitespaces)
+            var end = index + 1
+            while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("```") { end += 1 }
+            // A block inside a list item is indented like its fence: the text is what is inside.
+            let indent = line.prefix { $0 == " " }.count
+            let body = lines[(index + 1)..<min(end, lines.count)].map { text in
+                String(text.dropFirst(min(indent, text.prefix { $0 == " " }.count)))
+            }.joined(separator: "\n")
+            if language == "swift" {
+                let previous = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+                    .trimmingCharacters(in: .whitespaces) ?? ""
+                var reason: String?
+                if previous.hasPrefix(marker) {
+                    reason = String(previous.dropFirst(marker.count).dropLast(previous.hasSuffix("-->") ? 3 : 0))
+                        .trimmingCharacters(in: .whitespaces)
+                }
+                snippets.append(Snippet(file: file, line: index + 1, code: body, notCompiled: reason))
+            } else if language == "yaml", schema == nil,
+                      body.components(separatedBy: "\n").contains(where: { $0.hasPrefix("database:") }),
+                      body.components(separatedBy: "\n").contains(where: { $0.hasPrefix("tables:") }) {
+                schema = body + "\n"
+            }
+            index = end + 1
+        }
+        return Page(file: file, snippets: snippets, schema: schema)
+    }
+
+    static let schemaMarker = "<!-- examples use the schema of "
+
+    /// The pages, each with its schema: its own, or that of the page its
+    /// `<!-- examples use the schema of FILE -->` names.
+    static func pages() throws -> [Page] {
+        try pageFiles().map { file in
+            var result = try page(file)
+            let text = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+            if result.schema == nil,
+               let line = text.components(separatedBy: "\n").first(where: { $0.hasPrefix(schemaMarker) }) {
+                let other = line.dropFirst(schemaMarker.count).replacingOccurrences(of: "-->", with: "")
+                    .trimmingCharacters(in: .whitespaces)
+                result.schema = try page(other).schema
+            }
+            return result
+        }
+    }
+
+    /// Every marker gives a reason, and the pages have examples to compile.
+    @Test func everyExampleIsCompiledOrSaysWhyNot() throws {
+        let snippets = try Self.pages().flatMap(\.snippets)
+        #expect(snippets.count >= 20, "found only \(snippets.count) Swift examples")
+        for snippet in snippets where snippet.notCompiled != nil {
+            #expect(snippet.notCompiled?.isEmpty == false, "\(snippet.file):\(snippet.line): `not compiled` needs a reason")
+        }
+        #expect(snippets.filter { $0.notCompiled == nil }.count >= 12)
+        #expect(snippets.filter { $0.notCompiled != nil }.count <= 10, "mark fragments sparingly")
+    }
+
+    /// The target name of a page: `Docs` + its file name, letters and digits only.
+    static func targetName(_ file: String) -> String {
+        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        return "Docs" + String(stem.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init))
+    }
+
+    /// Whether a snippet declares things at file level (and so is not wrapped in a function).
+    static func isFileLevel(_ code: String) -> Bool {
+        code.components(separatedBy: "\n").contains { line in
+            ["func ", "struct ", "enum ", "final class ", "class ", "extension "].contains { line.hasPrefix($0) }
+        }
+    }
+
+    /// The source of a page's target, each example tagged with its file and line.
+    static func source(of page: Page, librarySchema: Bool) -> String {
+        var imports: Set<String> = ["import Foundation", "import Strata"]
+        var body = ""
+        for (number, snippet) in page.snippets.enumerated() where snippet.notCompiled == nil {
+            body += "// \(snippet.file):\(snippet.line)\n"
+            var code = ""
+            for line in snippet.code.components(separatedBy: "\n") {
+                if line.hasPrefix("import ") { imports.insert(line) } else { code += line + "\n" }
+            }
+            if isFileLevel(code) {
+                body += code
+            } else {
+                let effects = code.contains("await ") ? "async throws" : "throws"
+                let parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                body += "func example\(number)(\(parameters)) \(effects) {\n" + code + "}\n"
+            }
+            body += "\n"
+        }
+        return imports.sorted().joined(separator: "\n") + "\n\n" + body
+    }
+
+    /// The package holding one target per page with examples to compile.
+    static func makePackage() throws -> (URL, [String]) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-doc-examples-\(UUID().uuidString)")
+        let manager = FileManager.default
+        let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
+        var targets: [String] = []
+        for page in try pages() where page.snippets.contains(where: { $0.notCompiled == nil }) {
+            let name = targetName(page.file)
+            let directory = root.appendingPathComponent("Sources/\(name)")
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            if let schema = page.schema {
+                let database = schema.components(separatedBy: "\n").first { $0.hasPrefix("database:") }
+                    .map { $0.dropFirst("database:".count).trimmingCharacters(in: .whitespaces) } ?? "Docs"
+                let schemaURL = directory.appendingPathComponent("\(database).schema.yml")
+                try schema.write(to: schemaURL, atomically: true, encoding: .utf8)
+                // Its first migration, as `strata migration new … --name initial` writes it.
+                let loaded = try SchemaLoader.load(path: schemaURL.path)
+                let plan = try MigrationPlanner.plan(schema: loaded, migrations: [])
+                let migrations = directory.appendingPathComponent("\(database).migrations")
+                try manager.createDirectory(at: migrations, withIntermediateDirectories: true)
+                try MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent)
+                    .write(to: migrations.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+            } else {
+                let schemas = ExternalTool.repositoryRoot.appendingPathComponent("schemas")
+                try manager.copyItem(at: schemas.appendingPathComponent("Library.schema.yml"),
+                                     to: directory.appendingPathComponent("Library.schema.yml"))
+                try manager.copyItem(at: schemas.appendingPathComponent("Library.migrations"),
+                                     to: directory.appendingPathComponent("Library.migrations"))
+            }
+            try source(of: page, librarySchema: page.schema == nil)
+                .write(to: directory.appendingPathComponent("Examples.swift"), atomically: true, encoding: .utf8)
+            targets.append(name)
+        }
+        let targetList = targets.map {
+            """
+                    .target(
+                        name: "\($0)",
+                        dependencies: [.product(name: "Strata", package: \(identity))],
+                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
+                    ),
+            """
+        }.joined(separator: "\n")
+        let manifest = """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "DocExamples",
+                platforms: [.macOS(.v13)],
+                dependencies: [.package(path: \(MigrationPluginTests.literal(ExternalTool.repositoryRoot.path)))],
+                targets: [
+            \(targetList)
+                ]
+            )
+
+            """
+        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        return (root, targets)
+    }
+
+    @Test(.enabled(if: enabled, "compiling the documentation's examples builds a package (minutes); CI=true or STRATA_DOCS_TEST=1 runs it"))
+    func documentationExamplesCompile() throws {
+        let (package, targets) = try Self.makePackage()
+        defer { try? FileManager.default.removeItem(at: package) }
+        #expect(targets.count >= 5, "\(targets)")
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
+        environment["CI"] = nil
+        let scratch = package.appendingPathComponent(".build-docs").path
+        let result = try ExternalTool.run("nice", ["-n", "19", "swift", "build", "--scratch-path", scratch],
+                                          in: package, environment: environment)
+        let errors = (result.stdout + result.stderr).components(separatedBy: "\n").filter { $0.contains("error:") }
+        #expect(result.status == 0, "the documentation's examples do not compile:\n\(errors.prefix(40).joined(separator: "\n"))\n\(result.stderr.suffix(2_000))")
+    }
+}
