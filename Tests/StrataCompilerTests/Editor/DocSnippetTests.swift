@@ -50,7 +50,12 @@ import Testing
             .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
         let catalog = "Sources/Strata/Strata.docc"
         if let enumerator = manager.enumerator(atPath: root.appendingPathComponent(catalog).path) {
+            // The catalog's articles that are links to docs/ pages are those pages: read them once.
             files += enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+                .filter { file in
+                    let path = root.appendingPathComponent(file).path
+                    return (try? manager.destinationOfSymbolicLink(atPath: path)) == nil
+                }
         }
         return files
     }
