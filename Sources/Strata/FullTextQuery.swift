@@ -3,7 +3,8 @@ import Foundation
 /// Turns what a user typed into a safe FTS5 query: the text the generated
 /// `search(_:limit:)` methods of tables with `search:` pass to `MATCH`.
 ///
-/// Every whitespace-separated word becomes an FTS5 string (in double quotes, with `"`
+/// Every word (separated by whitespace; NUL characters separate words too, since FTS5
+/// would end the query at one) becomes an FTS5 string (in double quotes, with `"`
 /// doubled), so quotes, `*`, `-`, `:`, parentheses and the words `AND`, `OR`, `NOT`, `NEAR` are
 /// searched for as text and never read as query syntax; the words are joined with spaces,
 /// which FTS5 reads as AND: a row matches when it contains every word.
@@ -20,7 +21,9 @@ public enum FullTextQuery {
     /// `text`'s words, each quoted as an FTS5 string and joined with spaces; nil when `text`
     /// has no words.
     public static func quoting(_ text: String) -> String? {
-        let words = text.split(whereSeparator: \.isWhitespace)
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { scalars.append(scalar == "\u{0}" ? " " : scalar) }
+        let words = String(scalars).split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return nil }
         return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
     }

@@ -49,17 +49,17 @@ import Testing
     @Test func unknownColumn() {
         let found = errors("{ columns: [title, summry] }")
         #expect(found.count == 1)
-        #expect(found.first?.hasPrefix("A.schema.yml:8:24: error: search names unknown column 'summry'") == true, "\(found)")
+        #expect(found.first?.hasPrefix("A.schema.yml:8:32: error: search names unknown column 'summry'") == true, "\(found)")
     }
 
     @Test func nonTextColumn() {
         let found = errors("{ columns: [stars] }")
-        #expect(found.first?.hasPrefix("A.schema.yml:8:17: error: search column 'stars' is int, not text") == true, "\(found)")
+        #expect(found.first?.hasPrefix("A.schema.yml:8:25: error: search column 'stars' is int, not text") == true, "\(found)")
     }
 
     @Test func badTokenizer() {
         let found = errors(#"{ columns: [title], tokenizer: "unicode62" }"#)
-        #expect(found.first?.hasPrefix(#"A.schema.yml:8:36: error: bad tokenizer "unicode62""#) == true, "\(found)")
+        #expect(found.first?.hasPrefix(#"A.schema.yml:8:44: error: bad tokenizer "unicode62""#) == true, "\(found)")
         let badOption = errors(#"{ columns: [title], tokenizer: "unicode61 remove_diacritics 7" }"#)
         #expect(badOption.first?.contains("bad tokenizer") == true, "\(badOption)")
     }
