@@ -71,6 +71,7 @@ import Testing
         #expect(errors("{ columns: [body] }").first?.contains("FTS5 reserves") == true)
         #expect(errors("{ columns: [title], tokeniser: porter }").first?.contains("unknown key 'tokeniser'") == true)
         #expect(errors("{ columns: [title] }", extra: "    withoutRowid: true\n").contains { $0.contains("WITHOUT ROWID") })
+        #expect(errors("{ columns: [title] }", extra: "    queries: { search: { where: \"stars > 1\" } }\n").contains { $0.contains("clash") })
         #expect(errors(#"{ columns: [title], tokenizer: "porter unicode61" }"#).isEmpty)
         #expect(errors(#"{ columns: [title], tokenizer: "trigram" }"#).isEmpty)
     }
