@@ -147,4 +147,37 @@ import Testing
         }
         #expect(drifted.contains { $0.contains("Article_fts_update") }, "\(drifted)")
     }
+
+    @Test func renamedAndDroppedTablesTakeTheirIndexAlong() throws {
+        let workspace = try MigrationWorkspace()
+        try workspace.evolve(to: Self.searched, name: "initial")
+        let db = try workspace.open()
+        try workspace.migrate(db)
+        try insertRows(db)
+        let renamed = Self.searched.replacingOccurrences(of: "  Article:\n", with: "  Post:\n    renamedFrom: Article\n")
+        let text = try #require(try workspace.evolve(to: renamed, name: "rename"))
+        #expect(text.contains("CREATE VIRTUAL TABLE \"Post_fts\""))
+        try workspace.migrate(db)
+        try workspace.expectClean(db)
+        let found = try db.read { conn in
+            try conn.fetch(sql: "SELECT rowid FROM Post_fts WHERE Post_fts MATCH 'vienna'").map { try $0.get(0, as: Int.self) }
+        }
+        #expect(found == [1])
+        #expect(try db.read { conn in try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM Post") } == 3)
+        try db.write { conn in try conn.execute(sql: "DELETE FROM Post WHERE id = 1") }
+        #expect(try db.read { conn in try conn.fetch(sql: "SELECT rowid FROM Post_fts WHERE Post_fts MATCH 'vienna'").count } == 0)
+
+        let other = """
+            tables:
+              Tag:
+                columns: { id: { type: int, primaryKey: autoincrement }, name: text }
+            """
+        try workspace.evolve(to: other, name: "drop", allowDestructive: true)
+        try workspace.migrate(db)
+        try workspace.expectClean(db)
+        let leftovers = try db.read { conn in
+            try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name LIKE 'Post%' OR name LIKE 'Article%'") ?? -1
+        }
+        #expect(leftovers == 0)
+    }
 }
