@@ -57,7 +57,7 @@ let loadSeconds = Date().timeIntervalSince(loadStart)
 // Queries: one common word, one rare word, two words (AND), each 200 times over different words.
 var queries: [(String, [String])] = []
 queries.append(("1 common word", (0..<200).map { vocabulary[$0 % 20] }))
-queries.append(("1 rare word", (0..<200).map { vocabulary[1_000 + $0] }))
+queries.append(("1 less common word", (0..<200).map { vocabulary[1_000 + $0] }))
 queries.append(("2 words", (0..<200).map { vocabulary[$0 % 50] + " " + vocabulary[50 + $0 % 100] }))
 
 print("SearchBench: \(rows) rows loaded (with the index) in \(String(format: "%.2f", loadSeconds)) s")
