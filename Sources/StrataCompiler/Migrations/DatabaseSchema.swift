@@ -16,6 +16,12 @@ public struct DatabaseSchema: Hashable, Sendable {
     public var triggers: [DatabaseTrigger]
     /// Views, with their SQL.
     public var views: [DatabaseView]
+    /// Full-text search tables Strata owns (`search:`): FTS5 virtual tables named `<table>_fts`;
+    /// their shadow tables are not listed anywhere.
+    public var searchTables: [DatabaseView] = []
+    /// The triggers that keep the search tables in sync (`<table>_fts_insert`, `_delete`,
+    /// `_update`); they are not in ``triggers``.
+    public var searchTriggers: [DatabaseTrigger] = []
 
     /// Creates a database schema.
     public init(tables: [DatabaseTable] = [], indexes: [DatabaseIndex] = [], triggers: [DatabaseTrigger] = [], views: [DatabaseView] = []) {

@@ -19,6 +19,7 @@ public enum SchemaIntrospector {
         var schema = DatabaseSchema()
         let objects = try conn.fetch(
             sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+        let search = try searchObjectNames(conn)
         var tableOptions: [String: (strict: Bool, withoutRowid: Bool)] = [:]
         for row in try conn.fetch(sql: "SELECT name, strict, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table'") {
             let name: String = try row.get(0)
@@ -30,6 +31,12 @@ public enum SchemaIntrospector {
             let table: String = try row.get(2)
             let sql: String? = try row.get(3)
             switch type {
+            case "table" where search.tables.contains(SQLName.fold(name)):
+                schema.searchTables.append(DatabaseView(name: name, sql: sql ?? ""))
+            case "table" where search.shadows.contains(SQLName.fold(name)):
+                continue
+            case "trigger" where search.triggers.contains(SQLName.fold(name)):
+                schema.searchTriggers.append(DatabaseTrigger(name: name, table: table, sql: sql ?? ""))
             case "table":
                 guard name != Migrator.historyTable else { continue }
                 let options = tableOptions[name] ?? (false, false)
@@ -124,5 +131,32 @@ public enum SchemaIntrospector {
             if collation.uppercased() != "BINARY" { text += " COLLATE \(collation)" }
             return text
         }
+    }
+
+    /// The (ASCII case folded) names of the full-text search objects Strata owns: FTS5 virtual
+    /// tables named `<name>_fts`, their shadow tables, and the triggers named
+    /// `<name>_fts_insert`, `_fts_delete` and `_fts_update`.
+    static func searchObjectNames(_ conn: Connection) throws -> (tables: Set<String>, shadows: Set<String>, triggers: Set<String>) {
+        var tables: Set<String> = []
+        for row in try conn.fetch(sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'") {
+            let name: String = try row.get(0)
+            let sql = try row.get(1, as: String?.self) ?? ""
+            let usesFTS5 = SQLTokenizer.tokenize(sql).contains { $0.text.lowercased() == "fts5" }
+            if usesFTS5, SQLName.fold(name).hasSuffix(FullTextSearch.tableSuffix) { tables.insert(SQLName.fold(name)) }
+        }
+        guard !tables.isEmpty else { return ([], [], []) }
+        var shadows: Set<String> = []
+        for row in try conn.fetch(sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'") {
+            let name = SQLName.fold(try row.get(0, as: String.self))
+            if tables.contains(where: { name.hasPrefix($0 + "_") }) { shadows.insert(name) }
+        }
+        var triggers: Set<String> = []
+        for row in try conn.fetch(sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'") {
+            let name = SQLName.fold(try row.get(0, as: String.self))
+            for suffix in FullTextSearch.triggerSuffixes where name.hasSuffix(suffix) {
+                if tables.contains(String(name.dropLast(suffix.count)) + FullTextSearch.tableSuffix) { triggers.insert(name) }
+            }
+        }
+        return (tables, shadows, triggers)
     }
 }

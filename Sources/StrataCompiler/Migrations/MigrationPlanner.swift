@@ -212,19 +212,22 @@ public enum MigrationPlanner {
         //    checks every view and trigger when the rebuilt table is renamed into place);
         //    the schema's own views and triggers are created, changed and dropped.
         let objectSteps = viewAndTriggerSteps(current: current, declared: declared)
+        let ftsSteps = searchSteps(current: current, declared: declared, rebuilt: rebuilt)
         let (dependentViews, dependentTriggers) = dependents(of: rebuilt, in: current)
         let viewsToKeep = dependentViews.filter { !objectSteps.dropped.contains(SQLName.fold($0.name)) }
         let triggersToKeep = dependentTriggers.filter { !objectSteps.dropped.contains(SQLName.fold($0.name)) }
-        plan.changes += objectSteps.changes
+        plan.changes += objectSteps.changes + ftsSteps.changes
         for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
         for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) around the rebuild") }
 
         if !problems.isEmpty { throw MigrationPlanningError(problems) }
 
-        let remaining =
+        var remaining: [String] = ftsSteps.drops
+        remaining +=
             objectSteps.drops + dropIndexSteps + triggersToKeep.map { "DROP TRIGGER IF EXISTS \(q($0.name))" }
             + viewsToKeep.reversed().map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps + createIndexSteps
             + viewsToKeep.map(\.sql) + triggersToKeep.map(\.sql) + objectSteps.creates
+        remaining += ftsSteps.creates
         plan.statements = renames + remaining
 
         // 5. Check: the plan applied to the replayed database gives the declared structure.

@@ -34,6 +34,7 @@ public enum SchemaDiff {
             result.append("index \(index.name) (\(index.summary)) is created by the migrations but not declared")
         }
         result += viewAndTriggerDifferences(from: current, to: declared)
+        result += searchDifferences(from: current, to: declared)
         return result
     }
 

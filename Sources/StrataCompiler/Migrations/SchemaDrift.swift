@@ -70,6 +70,7 @@ public enum SchemaDrift {
         for index in live.indexes where expected.index(named: index.name) == nil {
             result.append("index \(index.name) (\(index.summary)) is in the database but no migration creates it")
         }
+        result += SchemaDiff.searchDifferences(from: live, to: expected)
         return result
     }
 

@@ -123,13 +123,17 @@ public enum SQLRenderer {
     }
 
     /// Every statement that creates the schema: tables in dependency order (a referenced table
-    /// before the tables that reference it; otherwise declaration order), then their indexes.
+    /// before the tables that reference it; otherwise declaration order), then their indexes, the
+    /// full-text search tables and their triggers (`search:`), the views and the triggers.
     /// The first migration, the migration verifier and the build-time checks all use it.
     public static func ddl(for schema: Schema) -> [String] {
         let tables = dependencyOrder(schema)
-        return tables.map { createTableSQL($0, in: schema) }
-            + tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
-            + schema.views.map(createViewSQL) + schema.triggers.map(\.sql)
+        var statements: [String] = tables.map { createTableSQL($0, in: schema) }
+        statements += tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+        statements += searchDDL(for: schema)
+        statements += schema.views.map(createViewSQL)
+        statements += schema.triggers.map(\.sql)
+        return statements
     }
 
     /// `CREATE VIEW "name" AS <select>` for a declared view; a view declared with a whole

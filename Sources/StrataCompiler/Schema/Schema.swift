@@ -74,6 +74,8 @@ public struct Table: Hashable, Sendable {
     public var checks: [String] = []
     /// `unique:`: UNIQUE constraints over several columns, each a list of Swift column names.
     public var uniqueConstraints: [[String]] = []
+    /// `search:`: the full-text index of the table (an external-content FTS5 table), if any.
+    public var search: FullTextSearch?
 
     /// Creates a table.
     public init(

@@ -42,8 +42,9 @@ struct SchemaDecoder {
     static let topLevelKeys = ["database", "options", "tables", "queries", "views", "triggers"]
     static let optionKeys = ["strict", "foreignKeys"]
     static let tableKeys = [
-        "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique",
+        "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique", "search",
     ]
+    static let searchKeys = ["columns", "tokenizer"]
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
         "column", "renamedFrom", "swiftType", "values", "doc", "sqlType",
@@ -361,6 +362,7 @@ struct SchemaDecoder {
                 error(queriesNode.location, "'queries' must be a mapping of names to queries, found \(queriesNode.kindDescription)")
             }
         }
+        if let node = fields["search"], !node.isNull { table.search = decodeSearch(node, table: table) }
         checkDuplicateColumns(table, source)
         return (table, source)
     }

@@ -15,6 +15,7 @@ public enum SchemaKeys {
         "tables.*": SchemaDecoder.tableKeys,
         "tables.*.columns.*": SchemaDecoder.columnKeys,
         "tables.*.indexes[]": SchemaDecoder.indexKeys,
+        "tables.*.search": SchemaDecoder.searchKeys,
         "tables.*.queries.*": SchemaDecoder.queryKeys,
         "queries.*": SchemaDecoder.sqlQueryKeys,
     ]

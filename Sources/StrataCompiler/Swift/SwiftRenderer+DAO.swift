@@ -185,6 +185,14 @@ extension SwiftRenderer {
                 renderNavigation(navigation, constant: constant, table: table, &out)
             }
 
+            // Full-text search.
+            if let search = table.search {
+                out.line()
+                for constant in renderSearch(search, table: table, &out) {
+                    sqlConstants.append((uniqueConstant(constant.name), constant.sql, false))
+                }
+            }
+
             out.line()
             out.line("// SQL")
             for constant in sqlConstants {

@@ -1,0 +1,95 @@
+/// The DAO methods of a table with `search:`: `search(_:limit:)`, `search(matching:limit:)`,
+/// `searchWithSnippets(_:limit:)` and `searchWithSnippets(matching:limit:)`.
+extension SwiftRenderer {
+    /// The snippet markers and size of `searchWithSnippets`.
+    static let snippetOpen = "<b>"
+    static let snippetClose = "</b>"
+    static let snippetEllipsis = "…"
+    static let snippetTokens = 12
+
+    /// `SELECT <the table's columns>[, snippet(…)] FROM T_fts JOIN T ON T.rowid = T_fts.rowid
+    /// WHERE T_fts MATCH ?1 ORDER BY bm25(T_fts) LIMIT ?2`.
+    static func searchSQL(_ table: Table, snippet: Bool) -> String {
+        let content = SQLRenderer.quoteIdentifier(table.sqlName)
+        let fts = SQLRenderer.quoteIdentifier(table.searchTableName)
+        var columns = table.columns.map { content + "." + SQLRenderer.quoteIdentifier($0.sqlName) }
+        if snippet {
+            let arguments = [
+                SQLRenderer.quoteLiteral(snippetOpen), SQLRenderer.quoteLiteral(snippetClose), SQLRenderer.quoteLiteral(snippetEllipsis),
+                String(snippetTokens),
+            ]
+            columns.append("snippet(\(fts), -1, \(arguments.joined(separator: ", ")))")
+        }
+        return "SELECT \(columns.joined(separator: ", ")) FROM \(fts) JOIN \(content) ON \(content).rowid = \(fts).rowid"
+            + " WHERE \(fts) MATCH ?1 ORDER BY bm25(\(fts)) LIMIT ?2"
+    }
+
+    /// Renders the search methods; returns the SQL constants they use (base names).
+    func renderSearch(_ search: FullTextSearch, table: Table, _ out: inout SwiftWriter) -> [(name: String, sql: String)] {
+        let record = SwiftNames.identifier(table.recordName)
+        let columns = search.columns.map { "`\($0)`" }.joined(separator: ", ")
+        let searchConstant = "searchSQL"
+        let snippetConstant = "searchWithSnippetsSQL"
+
+        out.line("/// The records whose \(columns) contain every word of `text`, best match first (FTS5's bm25).")
+        out.line("///")
+        out.line("/// Each word is searched for as written (see `FullTextQuery.quoting(_:)`): quotes, `*`, `-`,")
+        out.line("/// `OR`, `NEAR` … in `text` are never read as query syntax, so user input cannot cause a syntax")
+        out.line("/// error. Text without words finds nothing. For FTS5 query syntax on purpose use")
+        out.line("/// `search(matching:limit:)`.")
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - text: What the user typed.")
+        out.line("///   - limit: At most this many records; nil for all.")
+        out.block("public func search(_ text: String, limit: Int? = nil) throws -> [\(record)]") { out in
+            out.line("guard let query = FullTextQuery.quoting(text) else { return [] }")
+            out.line("return try search(matching: query, limit: limit)")
+        }
+        out.line()
+        out.line("/// The records matching the FTS5 query `query` (its full syntax: `swift OR rust`, `data*`,")
+        out.line("/// `NEAR(a b)`, `title: swift`), best match first (bm25). A query FTS5 cannot parse throws.")
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - query: An FTS5 query, used as written.")
+        out.line("///   - limit: At most this many records; nil for all.")
+        out.block("public func search(matching query: String, limit: Int? = nil) throws -> [\(record)]") { out in
+            out.line("let statement = try self.conn.cachedStatement(Self.\(searchConstant))")
+            out.line("defer { statement.reset() }")
+            out.line("try statement.bind(query, at: 1)")
+            out.line("try statement.bind(limit ?? -1, at: 2)")
+            out.line("var records: [\(record)] = []")
+            out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
+            out.line("return records")
+        }
+        out.line()
+        out.line("/// Like `search(_:limit:)`, with a snippet of each record: about \(Self.snippetTokens) words of its best-matching")
+        out.line("/// column around the matches, each match between `\(Self.snippetOpen)` and `\(Self.snippetClose)`, `\(Self.snippetEllipsis)` where text is left out.")
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - text: What the user typed; every word is searched for as written.")
+        out.line("///   - limit: At most this many results; nil for all.")
+        out.block("public func searchWithSnippets(_ text: String, limit: Int? = nil) throws -> [(record: \(record), snippet: String)]") { out in
+            out.line("guard let query = FullTextQuery.quoting(text) else { return [] }")
+            out.line("return try searchWithSnippets(matching: query, limit: limit)")
+        }
+        out.line()
+        out.line("/// Like `search(matching:limit:)` (an FTS5 query, used as written), with a snippet of each")
+        out.line("/// record as `searchWithSnippets(_:limit:)` makes it.")
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - query: An FTS5 query, used as written.")
+        out.line("///   - limit: At most this many results; nil for all.")
+        out.block("public func searchWithSnippets(matching query: String, limit: Int? = nil) throws -> [(record: \(record), snippet: String)]") { out in
+            out.line("let statement = try self.conn.cachedStatement(Self.\(snippetConstant))")
+            out.line("defer { statement.reset() }")
+            out.line("try statement.bind(query, at: 1)")
+            out.line("try statement.bind(limit ?? -1, at: 2)")
+            out.line("var results: [(record: \(record), snippet: String)] = []")
+            out.block("while try statement.step()") { out in
+                out.line("results.append((try Self.decode(statement), statement.string(at: \(table.columns.count))))")
+            }
+            out.line("return results")
+        }
+        return [(searchConstant, Self.searchSQL(table, snippet: false)), (snippetConstant, Self.searchSQL(table, snippet: true))]
+    }
+}
