@@ -66,6 +66,10 @@ public struct Changeset: Sendable, Hashable {
     ///
     /// Throws a ``StrataError`` (`SQLITE_CORRUPT`) when `data` is not a well-formed changeset.
     public init(data: Data) throws {
+        guard Changeset.isWellFramed(data) else {
+            throw StrataError(
+                kind: .sqlite, resultCode: SQLITE_CORRUPT, message: "the data is not a valid changeset")
+        }
         self.data = data
         _ = try Changeset.iterate(data) { _ in }
     }
@@ -160,5 +164,66 @@ extension Changeset: CustomStringConvertible {
         let all = changes
         let parts = tables.map { table in "\(table): \(all.filter { $0.table == table }.count)" }
         return "Changeset(\(all.count) changes\(parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")))"
+    }
+}
+
+extension Changeset {
+    /// True when `data` is framed as a changeset: every table header's name is terminated and
+    /// every change's values fit in the data. SQLite's reader does not return on some malformed
+    /// bytes (a table name without its terminator, SQLite 3.40), so this runs first.
+    static func isWellFramed(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        var position = 0
+        func varint() -> Int? {
+            var value = 0
+            for index in 0..<9 {
+                guard position < bytes.count else { return nil }
+                let byte = bytes[position]
+                position += 1
+                if index == 8 { return value << 8 | Int(byte) }
+                value = value << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { return value }
+                if value > Int(Int32.max) { return nil }
+            }
+            return nil
+        }
+        func record(_ columns: Int) -> Bool {
+            for _ in 0..<columns {
+                guard position < bytes.count else { return false }
+                let type = bytes[position]
+                position += 1
+                switch type {
+                case 0, 5: continue
+                case 1, 2: position += 8
+                case 3, 4:
+                    guard let length = varint(), length >= 0, length <= bytes.count else { return false }
+                    position += length
+                default: return false
+                }
+                guard position <= bytes.count else { return false }
+            }
+            return true
+        }
+        var columns = -1
+        while position < bytes.count {
+            let marker = bytes[position]
+            position += 1
+            switch marker {
+            case 0x54:  // a table header (`T`; patchsets, `P`, are not made by Strata)
+                guard let count = varint(), count > 0, count <= 32767, position + count <= bytes.count else { return false }
+                position += count
+                guard let end = bytes[position...].firstIndex(of: 0) else { return false }
+                position = end + 1
+                columns = count
+            case 18, 9, 23:  // SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE
+                guard columns > 0, position < bytes.count else { return false }
+                position += 1  // the indirect flag
+                let records = marker == 23 ? 2 : 1
+                for _ in 0..<records where !record(columns) { return false }
+            default:
+                return false
+            }
+        }
+        return true
     }
 }

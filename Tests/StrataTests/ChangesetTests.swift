@@ -110,6 +110,8 @@ import Testing
 
     @Test func malformedDataIsATypedError() throws {
         #expect(throws: StrataError.self) { try Changeset(data: Data("not a changeset".utf8)) }
+        // A table name without its terminator: SQLite's reader alone does not return on it.
+        #expect(throws: StrataError.self) { try Changeset(data: Data([0x54, 0x03, 0x01, 0x00, 0xFF, 0xFF])) }
         // A real changeset cut short.
         let dir = try TemporaryDirectory()
         let (a, _) = try pair(dir)
@@ -118,6 +120,7 @@ import Testing
             try conn.execute(sql: "INSERT INTO book VALUES (8, 'Eight', 8)")
         }
         #expect(throws: StrataError.self) { try Changeset(data: whole.data.prefix(whole.data.count - 4)) }
+        #expect(try Changeset(data: whole.data) == whole)
         let empty = try Changeset(data: Data())
         #expect(empty.isEmpty && empty.changes.isEmpty)
         let db = try Database.inMemory()
