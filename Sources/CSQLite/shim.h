@@ -1,6 +1,16 @@
 #ifndef STRATA_CSQLITE_SHIM_H
 #define STRATA_CSQLITE_SHIM_H
 
+// The session extension (changesets, Database+Changesets.swift) is compiled into Debian's
+// libsqlite3 (PRAGMA compile_options lists ENABLE_SESSION and ENABLE_PREUPDATE_HOOK), but its
+// declarations are behind these macros in sqlite3.h.
+#ifndef SQLITE_ENABLE_SESSION
+#define SQLITE_ENABLE_SESSION 1
+#endif
+#ifndef SQLITE_ENABLE_PREUPDATE_HOOK
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#endif
+
 #include <sqlite3.h>
 
 /// Binds text that SQLite copies at once (SQLITE_TRANSIENT cannot be spelled in Swift).

@@ -48,6 +48,11 @@ public final class Database: Sendable {
         /// Only for a file no other connection writes while it is open, and whose WAL is
         /// checkpointed (no `-wal` file), since an immutable open ignores a `-wal` file.
         public var immutable: Bool = false
+        /// The SQLCipher key (passphrase) of an encrypted database, issued with `PRAGMA key`
+        /// on every connection before anything else; nil, the default, opens an unencrypted
+        /// file. Needs Strata built against SQLCipher (docs/Encryption.md): on plain SQLite,
+        /// opening with a key throws instead of writing an unencrypted file.
+        public var key: String? = nil
 
         /// The default configuration.
         public init() {}
@@ -91,6 +96,7 @@ public final class Database: Sendable {
     }
 
     private init(filePath path: String, configuration: Configuration) throws {
+        try Database.checkKeySupport(configuration, path: path)
         self.path = path
         self.configuration = configuration
         readerThreads = WorkerThreads(maximum: configuration.maximumReaderCount, name: "Strata.Database.reader")
@@ -103,6 +109,7 @@ public final class Database: Sendable {
             let connection = try Connection(
                 path: path, readOnly: false, create: true, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs)
             try Database.namingFile(path) {
+                try Database.unlock(connection, configuration, path: path)
                 if sqlite3_db_readonly(connection.handle, "main") == 1 {
                     // SQLite opens a file it may not write read-only without saying so.
                     throw StrataError(
@@ -140,12 +147,14 @@ public final class Database: Sendable {
     }
 
     private init(memoryWith configuration: Configuration) throws {
+        try Database.checkKeySupport(configuration, path: ":memory:")
         var configuration = configuration
         configuration.readOnly = false
         self.path = ":memory:"
         self.configuration = configuration
         readerThreads = WorkerThreads(maximum: 1, name: "Strata.Database.reader")
         let connection = try Connection(path: ":memory:", readOnly: false, create: true, busyTimeout: configuration.busyTimeout)
+        try Database.unlock(connection, configuration, path: ":memory:")
         try Database.prepare(connection, configuration)
         writer = SerializedConnection(connection)
         readers = nil
@@ -306,6 +315,7 @@ final class ReaderPool: @unchecked Sendable {
         let connection = try Connection(
             path: path, readOnly: true, create: false, busyTimeout: configuration.busyTimeout, vfs: configuration.vfs,
             immutable: immutable)
+        try Database.unlock(connection, configuration, path: path)
         try Database.prepare(connection, configuration)
         return connection
     }

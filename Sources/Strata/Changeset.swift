@@ -1,0 +1,229 @@
+import CSQLite
+import Foundation
+
+/// The writes of one transaction, recorded by SQLite's session extension: which rows were
+/// inserted, updated and deleted, with their old and new values.
+///
+/// Record one with ``Database/recordChanges(_:)`` and apply it to another database with the same
+/// schema with ``Database/apply(_:onConflict:)``. A changeset is plain bytes (SQLite's changeset
+/// format, <https://www.sqlite.org/sessionintro.html>): send ``data`` to another process or
+/// device and rebuild it there with ``init(data:)``.
+///
+/// ```swift
+/// let changeset = try phone.recordChanges { conn in
+///     try conn.execute(sql: "UPDATE book SET title = ? WHERE id = ?", arguments: ["Ancillary Sword", 2])
+/// }
+/// let bytes = changeset.data                       // store or send these
+/// try laptop.apply(try Changeset(data: bytes), onConflict: .replace)
+/// ```
+///
+/// Only tables with a declared `PRIMARY KEY` are recorded (SQLite's rule: rows are matched by
+/// primary key); changes to other tables are not in the changeset.
+public struct Changeset: Sendable, Hashable {
+    /// The changeset in SQLite's binary changeset format.
+    public let data: Data
+
+    /// What a recorded change did to its row.
+    public enum Operation: String, Sendable, Hashable {
+        /// A row was inserted.
+        case insert
+        /// A row was updated.
+        case update
+        /// A row was deleted.
+        case delete
+    }
+
+    /// One row change of a changeset.
+    public struct Change: Sendable, Hashable {
+        /// The table of the changed row.
+        public let table: String
+        /// What was done to the row.
+        public let operation: Operation
+    }
+
+    /// How ``Database/apply(_:onConflict:)`` resolves a change that does not fit the target
+    /// database (<https://www.sqlite.org/session/sqlite3changeset_apply.html>).
+    ///
+    /// A conflict is an update or delete whose row's current values differ from the values
+    /// the changeset recorded as old (`SQLITE_CHANGESET_DATA`), an update or delete of a row
+    /// that is not there (`SQLITE_CHANGESET_NOTFOUND`), an insert of a primary key that exists
+    /// (`SQLITE_CHANGESET_CONFLICT`), or a change that violates a constraint
+    /// (`SQLITE_CHANGESET_CONSTRAINT`). Whatever the policy, a change that would leave a
+    /// foreign key violated aborts the whole apply.
+    public enum ConflictResolution: String, Sendable, Hashable {
+        /// The changeset wins: the row takes the changeset's new values (an insert replaces the
+        /// existing row, an update or delete applies although the row changed). A change whose
+        /// row is gone, or that violates a constraint, is skipped.
+        case replace
+        /// The target wins: a conflicting change is skipped, the rest are applied.
+        case ignore
+        /// The first conflict aborts: ``Database/apply(_:onConflict:)`` throws a
+        /// ``StrataError`` (`SQLITE_ABORT`) and nothing of the changeset is applied.
+        case abort
+    }
+
+    /// A changeset from bytes in SQLite's changeset format (``data`` of another changeset).
+    ///
+    /// Throws a ``StrataError`` (`SQLITE_CORRUPT`) when `data` is not a well-formed changeset.
+    public init(data: Data) throws {
+        guard Changeset.isWellFramed(data) else {
+            throw StrataError(
+                kind: .sqlite, resultCode: SQLITE_CORRUPT, message: "the data is not a valid changeset")
+        }
+        self.data = data
+        _ = try Changeset.iterate(data) { _ in }
+    }
+
+    init(validData data: Data) {
+        self.data = data
+    }
+
+    /// True when the changeset holds no change.
+    public var isEmpty: Bool { data.isEmpty }
+
+    /// The changes, in the order they are applied: grouped by table, one entry per row.
+    public var changes: [Change] {
+        // The data was validated when the changeset was made.
+        (try? Changeset.iterate(data) { $0 }) ?? []
+    }
+
+    /// The names of the tables the changeset changes, in the order they are applied.
+    public var tables: [String] {
+        var seen: [String] = []
+        for change in changes where !seen.contains(change.table) {
+            seen.append(change.table)
+        }
+        return seen
+    }
+
+    /// The changeset that undoes this one: inserts become deletes, deletes inserts, and updates
+    /// swap their old and new values.
+    public func inverted() throws -> Changeset {
+        guard !data.isEmpty else { return self }
+        var count: Int32 = 0
+        var output: UnsafeMutableRawPointer?
+        let code = data.withUnsafeBytes { bytes in
+            sqlite3changeset_invert(Int32(bytes.count), bytes.baseAddress, &count, &output)
+        }
+        defer { sqlite3_free(output) }
+        guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: nil) }
+        guard let output, count > 0 else { return Changeset(validData: Data()) }
+        return Changeset(validData: Data(bytes: output, count: Int(count)))
+    }
+
+    /// Walks the changes of `data`, throwing when it is malformed.
+    static func iterate<T>(_ data: Data, _ each: (Change) -> T) throws -> [T] {
+        guard !data.isEmpty else { return [] }
+        guard data.count <= Int(Int32.max) else {
+            throw StrataError(kind: .sqlite, resultCode: SQLITE_TOOBIG, message: "the changeset is larger than 2 GB")
+        }
+        var copy = data
+        return try copy.withUnsafeMutableBytes { bytes -> [T] in
+            var iterator: OpaquePointer?
+            var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
+            guard code == SQLITE_OK, let iterator else {
+                throw StrataError(sqliteCode: code, db: nil)
+            }
+            var results: [T] = []
+            while true {
+                code = sqlite3changeset_next(iterator)
+                guard code == SQLITE_ROW else { break }
+                var table: UnsafePointer<CChar>?
+                var columnCount: Int32 = 0
+                var op: Int32 = 0
+                var indirect: Int32 = 0
+                code = sqlite3changeset_op(iterator, &table, &columnCount, &op, &indirect)
+                guard code == SQLITE_OK else { break }
+                let operation: Operation
+                switch op {
+                case SQLITE_INSERT: operation = .insert
+                case SQLITE_DELETE: operation = .delete
+                default: operation = .update
+                }
+                results.append(each(Change(table: table.map { String(cString: $0) } ?? "", operation: operation)))
+            }
+            let finalize = sqlite3changeset_finalize(iterator)
+            if code != SQLITE_DONE && code != SQLITE_OK {
+                throw StrataError(
+                    kind: .sqlite, resultCode: code & 0xFF, extendedResultCode: code,
+                    message: "the data is not a valid changeset (\(String(cString: sqlite3_errstr(code))))")
+            }
+            if finalize != SQLITE_OK {
+                throw StrataError(
+                    kind: .sqlite, resultCode: finalize & 0xFF, extendedResultCode: finalize,
+                    message: "the data is not a valid changeset (\(String(cString: sqlite3_errstr(finalize))))")
+            }
+            return results
+        }
+    }
+}
+
+extension Changeset: CustomStringConvertible {
+    /// A summary: the number of changes per table.
+    public var description: String {
+        let all = changes
+        let parts = tables.map { table in "\(table): \(all.filter { $0.table == table }.count)" }
+        return "Changeset(\(all.count) changes\(parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")))"
+    }
+}
+
+extension Changeset {
+    /// True when `data` is framed as a changeset: every table header's name is terminated and
+    /// every change's values fit in the data. SQLite's reader does not return on some malformed
+    /// bytes (a table name without its terminator, SQLite 3.40), so this runs first.
+    static func isWellFramed(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        var position = 0
+        func varint() -> Int? {
+            var value = 0
+            for index in 0..<9 {
+                guard position < bytes.count else { return nil }
+                let byte = bytes[position]
+                position += 1
+                if index == 8 { return value << 8 | Int(byte) }
+                value = value << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { return value }
+                if value > Int(Int32.max) { return nil }
+            }
+            return nil
+        }
+        func record(_ columns: Int) -> Bool {
+            for _ in 0..<columns {
+                guard position < bytes.count else { return false }
+                let type = bytes[position]
+                position += 1
+                switch type {
+                case 0, 5: continue
+                case 1, 2: position += 8
+                case 3, 4:
+                    guard let length = varint(), length >= 0, length <= bytes.count else { return false }
+                    position += length
+                default: return false
+                }
+                guard position <= bytes.count else { return false }
+            }
+            return true
+        }
+        var columns = -1
+        while position < bytes.count {
+            let marker = bytes[position]
+            position += 1
+            switch marker {
+            case 0x54:  // a table header (`T`; patchsets, `P`, are not made by Strata)
+                guard let count = varint(), count > 0, count <= 32767, position + count <= bytes.count else { return false }
+                position += count
+                guard let end = bytes[position...].firstIndex(of: 0) else { return false }
+                position = end + 1
+                columns = count
+            case 18, 9, 23:  // SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE
+                guard columns > 0, position < bytes.count else { return false }
+                position += 1  // the indirect flag
+                let records = marker == 23 ? 2 : 1
+                for _ in 0..<records where !record(columns) { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
