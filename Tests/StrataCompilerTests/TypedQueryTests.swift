@@ -48,6 +48,20 @@ import Testing
         #expect(found == ["Shop.schema.yml:14:14: error: query 'q': SQLite rejects the statement: no such column: nme"])
     }
 
+    /// A misspelled qualified column in a join (the user journey's step 9): at `i.idd`, not at
+    /// the first `i` of the statement.
+    @Test func sqliteRejectionOfAQualifiedColumnInAJoin() {
+        let found = Self.diagnostics("""
+            queries:
+              q:
+                sql: |
+                  SELECT i.name, p.name AS parent
+                  FROM item i
+                  LEFT JOIN item p ON p.id = i.parentIdd
+            """)
+        #expect(found == ["Shop.schema.yml:15:34: error: query 'q': SQLite rejects the statement: no such column: i.parentIdd"])
+    }
+
     @Test func sqliteRejectionInAFoldedBlock() {
         let found = Self.diagnostics("queries:\n  q:\n    sql: >\n      SELECT id,\n        nme FROM item\n")
         #expect(found == ["Shop.schema.yml:14:9: error: query 'q': SQLite rejects the statement: no such column: nme"])

@@ -195,9 +195,19 @@ private struct Analysis {
     func offset(named message: String) -> Int {
         guard let colon = message.lastIndex(of: ":") else { return firstTokenOffset }
         let tail = String(message[message.index(after: colon)...]).trimmingSpaces
-        let name = String(tail.split(separator: ".").first ?? "").lowercased()
-        for token in tokens where token.kind == .word || token.kind == .identifier {
-            if token.text.lowercased() == name { return token.range.lowerBound }
+        let parts = tail.split(separator: ".").map { SQLName.fold(String($0)) }
+        let names = tokens.indices.filter { tokens[$0].kind == .word || tokens[$0].kind == .identifier }
+        func matches(_ index: Int, _ part: String) -> Bool { SQLName.fold(tokens[index].text) == part }
+        // A qualified name (`no such column: c.idd`): where `c . idd` is written, not the first `c`.
+        if parts.count == 2 {
+            for index in names where matches(index, parts[0]) && index + 2 < tokens.count
+                && tokens[index + 1].kind == .symbol && tokens[index + 1].text == "."
+                && (tokens[index + 2].kind == .word || tokens[index + 2].kind == .identifier) && matches(index + 2, parts[1]) {
+                return tokens[index].range.lowerBound
+            }
+        }
+        for part in parts.reversed() {
+            if let index = names.first(where: { matches($0, part) }) { return tokens[index].range.lowerBound }
         }
         return firstTokenOffset
     }
