@@ -79,7 +79,12 @@ extension Statement {
 
     @usableFromInline
     func conversionError(at index: Int32, table: String, column: String, key: UInt64, expected: String) -> StrataError {
-        var message = "column \(table).\(column) holds \(describeColumn(index)), not \(expected)"
+        // A NULL reads as what it is: a column the record declares non-optional that SQLite did
+        // not enforce (the same words as ``StrataError/unexpectedNull(table:column:)``).
+        var message =
+            sqlite3_column_type(handle, index) == SQLITE_NULL
+            ? StrataError.unexpectedNull(table: table, column: column).message
+            : "column \(table).\(column) holds \(describeColumn(index)), not \(expected)"
         let positions = (0..<Int32(64)).filter { key & (1 << UInt64($0)) != 0 && Int($0) < columnCount }
         if !positions.isEmpty {
             message += " (in the row where " + positions.map { "\(columnName(at: $0)) = \(describeColumn($0))" }.joined(separator: " AND ") + ")"

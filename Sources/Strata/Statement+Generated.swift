@@ -52,8 +52,8 @@ import CSQLite
 
 extension Statement {
     /// Throws a decoding error naming `table` and `column` when column `index` is NULL. (Generated
-    /// code now reads the columns of tables that are not STRICT with the checked readers, such
-    /// as ``int(at:table:column:)``, which refuse NULL and values of other types.)
+    /// code reads the columns of tables that are not STRICT with the `converted…` readers, such
+    /// as ``convertedInt(at:table:column:key:)``, which refuse NULL and values of other types.)
     @inlinable
     public func requireNotNull(at index: Int32, table: String, column: String) throws {
         if isNull(at: index) { throw StrataError.unexpectedNull(table: table, column: column) }

@@ -72,10 +72,10 @@ import Testing
                     """)
                 let rows = try conn.makeStatement(sql: "SELECT key, value, flag FROM loose ORDER BY key DESC")
                 #expect(try rows.step())
-                Self.expectDecodingError(["loose", "value", "NULL"]) { _ = try rows.string(at: 1, table: "loose", column: "value") }
+                Self.expectDecodingError(["loose", "value", "NULL"]) { _ = try rows.convertedString(at: 1, table: "loose", column: "value") }
                 #expect(try rows.step())
-                Self.expectDecodingError(["loose", "flag", "'yes'"]) { _ = try rows.bool(at: 2, table: "loose", column: "flag") }
-                #expect(try rows.string(at: 1, table: "loose", column: "value") == "v")
+                Self.expectDecodingError(["loose", "flag", "'yes'"]) { _ = try rows.convertedBool(at: 2, table: "loose", column: "flag") }
+                #expect(try rows.convertedString(at: 1, table: "loose", column: "value") == "v")
             }
         }
     }

@@ -230,12 +230,6 @@ extension SwiftRenderer {
         out.line("/// Reads a record from a row of `selectSQL`'s columns, by position.")
         out.line("@inlinable")
         out.block("public static func decode(_ statement: Statement) throws -> \(record)") { out in
-            if !table.isStrict(in: schema) {
-                for (index, column) in table.columns.enumerated() where !column.isOptional {
-                    out.line(
-                        "try statement.requireNotNull(at: \(index), table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName)))")
-                }
-            }
             out.line("return \(record)(")
             for (index, column) in table.columns.enumerated() {
                 let separator = index == table.columns.count - 1 ? "" : ","
@@ -249,29 +243,28 @@ extension SwiftRenderer {
     ///
     /// A STRICT table's column holds only its declared type (or NULL, for an optional one), so
     /// numbers, booleans, text and blobs are read unchecked, one `sqlite3_column_*` call each.
-    /// A table that is not STRICT can hold anything anywhere: there every reader checks the
-    /// stored type (and NULL) and throws naming the table, the column and the value. Dates,
-    /// UUIDs, enums and JSON are validated in both cases.
+    /// A table that is not STRICT can hold anything anywhere: there each is read with a
+    /// `converted…` reader, which converts as SQLite would or throws naming the table, the
+    /// column, the value (NULL included) and the row. Dates, UUIDs, enums and JSON are
+    /// validated in both cases.
     func readExpression(_ column: Column, at index: Int, table: Table) -> String {
-        let checked = !table.isStrict(in: schema)
         let names = "table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName))"
-        func reader(_ name: String) -> (String, Bool) {
-            checked ? ("statement.\(name)(at: \(index), \(names))", true) : ("statement.\(name)(at: \(index))", false)
-        }
-        var (call, throwing): (String, Bool)
-        switch column.type {
-        case .int: (call, throwing) = reader("int")
-        case .double: (call, throwing) = reader("double")
-        case .bool: (call, throwing) = reader("bool")
-        case .text: (call, throwing) = reader("string")
-        case .blob: (call, throwing) = reader("data")
-        case .date: (call, throwing) = ("statement.date(at: \(index), \(names))", true)
-        case .uuid: (call, throwing) = ("statement.uuid(at: \(index), \(names))", true)
-        case .enumeration: (call, throwing) = ("statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))", true)
-        case .json(let swiftType): (call, throwing) = ("statement.json(\(swiftType).self, at: \(index), \(names))", true)
-        }
+        let call: String
+        var throwing = true
         if !table.isStrict(in: schema), let converted = convertedRead(column, at: index, table: table) {
-            (call, throwing) = (converted, true)
+            call = converted
+        } else {
+            switch column.type {
+            case .int: (call, throwing) = ("statement.int(at: \(index))", false)
+            case .double: (call, throwing) = ("statement.double(at: \(index))", false)
+            case .bool: (call, throwing) = ("statement.bool(at: \(index))", false)
+            case .text: (call, throwing) = ("statement.string(at: \(index))", false)
+            case .blob: (call, throwing) = ("statement.data(at: \(index))", false)
+            case .date: call = "statement.date(at: \(index), \(names))"
+            case .uuid: call = "statement.uuid(at: \(index), \(names))"
+            case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
+            case .json(let swiftType): call = "statement.json(\(swiftType).self, at: \(index), \(names))"
+            }
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
         return throwing ? "try " + expression : expression

@@ -203,10 +203,6 @@ public struct NodeDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Node {
-        try statement.requireNotNull(at: 0, table: "node table", column: "id")
-        try statement.requireNotNull(at: 1, table: "node table", column: "default value")
-        try statement.requireNotNull(at: 3, table: "node table", column: "order")
-        try statement.requireNotNull(at: 5, table: "node table", column: "kind")
         return Node(
             id: try statement.convertedInt(at: 0, table: "node table", column: "id", key: 1 << 0),
             default: try statement.convertedString(at: 1, table: "node table", column: "default value", key: 1 << 0),
@@ -424,9 +420,6 @@ public struct SettingDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Setting {
-        try statement.requireNotNull(at: 0, table: "Setting", column: "key")
-        try statement.requireNotNull(at: 1, table: "Setting", column: "value")
-        try statement.requireNotNull(at: 2, table: "Setting", column: "flag")
         return Setting(
             key: try statement.convertedString(at: 0, table: "Setting", column: "key", key: 1 << 0),
             value: try statement.convertedString(at: 1, table: "Setting", column: "value", key: 1 << 0),
@@ -559,7 +552,6 @@ public struct TickDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Tick {
-        try statement.requireNotNull(at: 0, table: "Tick", column: "id")
         return Tick(
             id: try statement.convertedInt(at: 0, table: "Tick", column: "id", key: 1 << 0)
         )
@@ -773,11 +765,6 @@ public struct EntryDAO: RecordDAO {
     /// Reads a record from a row of `selectSQL`'s columns, by position.
     @inlinable
     public static func decode(_ statement: Statement) throws -> Entry {
-        try statement.requireNotNull(at: 0, table: "Entry", column: "statement")
-        try statement.requireNotNull(at: 1, table: "Entry", column: "record")
-        try statement.requireNotNull(at: 3, table: "Entry", column: "date")
-        try statement.requireNotNull(at: 4, table: "Entry", column: "at")
-        try statement.requireNotNull(at: 6, table: "Entry", column: "prefs")
         return Entry(
             statement: try statement.convertedInt(at: 0, table: "Entry", column: "statement", key: 1 << 0 | 1 << 1),
             record: try statement.convertedString(at: 1, table: "Entry", column: "record", key: 1 << 0 | 1 << 1),
