@@ -15,7 +15,7 @@ extension MigrationPlanner {
     static func searchSteps(current: DatabaseSchema, declared: DatabaseSchema, rebuilt: Set<SQLName.Key>) -> SearchSteps {
         var steps = SearchSteps()
         func contentTable(of searchTable: String) -> String { String(searchTable.dropLast(FullTextSearch.tableSuffix.count)) }
-        func same(_ a: String, _ b: String) -> Bool { SchemaDiff.searchDefinition(of: a) == SchemaDiff.searchDefinition(of: b) }
+        func same(_ a: String, _ b: String) -> Bool { SchemaDiff.definition(of: a) == SchemaDiff.definition(of: b) }
 
         var recreatedTables: Set<String> = []
         for old in current.searchTables {

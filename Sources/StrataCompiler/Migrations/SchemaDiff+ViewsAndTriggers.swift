@@ -21,6 +21,7 @@ extension SchemaDiff {
         return result
     }
 
+    /// Named SQL objects (views, triggers, full-text indexes) compared by their definitions.
     static func objectDifferences(kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]) -> [String] {
         var result: [String] = []
         for object in declared {
@@ -38,12 +39,12 @@ extension SchemaDiff {
         return result
     }
 
-    /// The normalized tokens of a `CREATE VIEW` / `CREATE TRIGGER` statement after the object's
-    /// name (`CREATE [TEMP] VIEW [IF NOT EXISTS] [schema.]name`).
+    /// The normalized tokens of a `CREATE VIEW` / `CREATE TRIGGER` / `CREATE VIRTUAL TABLE`
+    /// statement after the object's name (`CREATE [TEMP] VIEW [IF NOT EXISTS] [schema.]name`).
     static func definition(of sql: String) -> String {
         let tokens = SQLTokenizer.tokenize(sql)
         var index = 0
-        let skipped: Set<String> = ["CREATE", "TEMP", "TEMPORARY", "VIEW", "TRIGGER", "IF", "NOT", "EXISTS"]
+        let skipped: Set<String> = ["CREATE", "TEMP", "TEMPORARY", "VIEW", "TRIGGER", "VIRTUAL", "TABLE", "IF", "NOT", "EXISTS"]
         while index < tokens.count, tokens[index].kind == .word, skipped.contains(tokens[index].text.uppercased()) { index += 1 }
         index += 1  // the name
         if index + 1 < tokens.count, tokens[index].text == "." { index += 2 }  // schema.name
