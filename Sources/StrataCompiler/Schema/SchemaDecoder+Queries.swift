@@ -1,0 +1,65 @@
+// Named table queries: where, orderBy, limit, returns and params.
+extension SchemaDecoder {
+    mutating func decodeQuery(key: YAMLNode, value: YAMLNode, table: Table) -> (Query, QuerySource)? {
+        let name = key.scalarText ?? ""
+        let context = "query '\(table.recordName).\(name)'"
+        if !Identifier.isValidSwiftIdentifier(name) {
+            error(key.location, "query name '\(name)' is not a valid Swift identifier")
+        } else if Identifier.builtInDAOMethods.contains(name) {
+            error(key.location, "query '\(name)' has the name of a method every DAO has",
+                  hint: "rename it, for example '\(name)By…'")
+        }
+        guard let fields = mapping(value, allowed: Self.queryKeys, in: context) else { return nil }
+        var query = Query(name: name, location: key.location)
+        var source = QuerySource(keyLocation: key.location, whereClause: fields["where"], orderBy: fields["orderBy"],
+                                 limit: fields["limit"])
+        query.whereClause = string(fields["where"], "'where'")
+        query.orderBy = string(fields["orderBy"], "'orderBy'")
+        for (field, text) in [("where", query.whereClause), ("orderBy", query.orderBy)] {
+            if let text, SQLRenderer.swallowsWhatFollows(text) {
+                error(fields[field]?.location ?? key.location, "'\(field)' ends inside a comment or a quoted text, which would hide the SQL after it",
+                      hint: "close the /* comment with */, or the quote")
+            }
+        }
+        query.doc = string(fields["doc"], "'doc'", allowEmpty: true)
+        if let node = fields["returns"] {
+            let all = Query.Returns.allCases.map(\.rawValue)
+            if let text = node.string, let returns = Query.Returns(rawValue: text) {
+                query.returns = returns
+            } else {
+                error(node.location, "'returns' must be one of \(all.joined(separator: ", ")), found \(node.kindDescription)",
+                      hint: node.scalarText.flatMap { Suggestion.hint(for: $0, in: all) })
+            }
+        }
+        if let node = fields["limit"] {
+            if let number = node.int {
+                if number < 0 {
+                    error(node.location, "'limit' must not be negative")
+                } else {
+                    query.limit = .fixed(number)
+                }
+            } else if let text = node.string, text.hasPrefix(":"), Identifier.isValidSwiftIdentifier(String(text.dropFirst())) {
+                query.limit = .parameter(String(text.dropFirst()))
+            } else {
+                error(node.location, "'limit' must be a number or a ':name' parameter, found \(node.kindDescription)")
+            }
+        }
+        if let node = fields["params"], !node.isNull {
+            if let pairs = node.pairs {
+                for pair in pairs {
+                    let paramName = pair.key.scalarText ?? ""
+                    guard let spec = typeSpec(pair.value, "the type of parameter '\(paramName)'") else { continue }
+                    guard let type = Self.simpleType(spec.keyword) else {
+                        error(pair.value.location, "parameter '\(paramName)' cannot be declared as \(spec.keyword)",
+                              hint: "compare it with a column of that type to infer it")
+                        continue
+                    }
+                    source.params.append((pair.key, type, spec.isOptional))
+                }
+            } else {
+                error(node.location, "'params' must be a mapping of names to types, found \(node.kindDescription)")
+            }
+        }
+        return (query, source)
+    }
+}

@@ -1,0 +1,183 @@
+// Tables: their keys, duplicate columns, the primary key, and indexes.
+extension SchemaDecoder {
+    mutating func decodeTable(key: YAMLNode, value: YAMLNode) -> (Table, TableSource) {
+        let recordName = key.scalarText ?? ""
+        var table = Table(recordName: recordName, location: key.location)
+        var source = TableSource(keyLocation: key.location)
+        if !Identifier.isValidTypeName(recordName) {
+            error(key.location, "record name '\(recordName)' is not a valid Swift type name",
+                  hint: "use an UpperCamelCase name; set 'table:' for the SQL name")
+        }
+        let context = "table '\(recordName)'"
+        let before = diagnostics.count
+        guard let fields = mapping(value, allowed: Self.tableKeys, in: context) else { return (table, source) }
+        let misspeltColumns = suggestedKeys.contains("columns")
+        if let sqlName = string(fields["table"], "'table'") { table.sqlName = sqlName }
+        table.doc = string(fields["doc"], "'doc'", allowEmpty: true)
+        table.renamedFrom = string(fields["renamedFrom"], "'renamedFrom'")
+        table.strict = bool(fields["strict"], "'strict'")
+        table.isWithoutRowid = bool(fields["withoutRowid"], "'withoutRowid'") ?? false
+        if let node = fields["checks"], !node.isNull {
+            let items = node.items ?? [node]
+            table.checks = items.compactMap { string($0, "a table check") }
+        }
+        source.renamedFrom = fields["renamedFrom"]
+        source.primaryKey = fields["primaryKey"]
+
+        if let columnsNode = fields["columns"] {
+            if let pairs = columnsNode.pairs, !pairs.isEmpty {
+                for pair in pairs {
+                    let (column, columnSource) = decodeColumn(key: pair.key, value: pair.value, table: recordName)
+                    table.columns.append(column)
+                    source.columns.append(columnSource)
+                }
+            } else if columnsNode.isNull || columnsNode.pairs != nil {
+                error(columnsNode.location, "\(context) has no columns")
+            } else {
+                error(columnsNode.location, "'columns' must be a mapping of names to types, found \(columnsNode.kindDescription)")
+            }
+        } else if !misspeltColumns {
+            error(key.location, "\(context) has no 'columns:'")
+        }
+
+        resolvePrimaryKey(&table, &source, columnsHadErrors: diagnostics.count > before)
+        if let node = fields["unique"], !node.isNull { table.uniqueConstraints = uniqueConstraints(node, table: table) }
+
+        if let indexesNode = fields["indexes"], !indexesNode.isNull {
+            if let items = indexesNode.items {
+                for item in items {
+                    if let (index, indexSource) = decodeIndex(item, table: table) {
+                        table.indexes.append(index)
+                        source.indexes.append(indexSource)
+                    }
+                }
+            } else {
+                error(indexesNode.location, "'indexes' must be a list, found \(indexesNode.kindDescription)")
+            }
+        }
+
+        if let queriesNode = fields["queries"], !queriesNode.isNull {
+            if let pairs = queriesNode.pairs {
+                for pair in pairs {
+                    if let (query, querySource) = decodeQuery(key: pair.key, value: pair.value, table: table) {
+                        table.queries.append(query)
+                        source.queries.append(querySource)
+                    }
+                }
+            } else {
+                error(queriesNode.location, "'queries' must be a mapping of names to queries, found \(queriesNode.kindDescription)")
+            }
+        }
+        if let node = fields["search"], !node.isNull { table.search = decodeSearch(node, table: table) }
+        checkDuplicateColumns(table, source)
+        return (table, source)
+    }
+
+    mutating func checkDuplicateColumns(_ table: Table, _ source: TableSource) {
+        var enumTypes: [String: String] = [:]
+        for (column, columnSource) in zip(table.columns, source.columns) {
+            guard case .enumeration(let swiftType, _) = column.type else { continue }
+            if let first = enumTypes[swiftType] {
+                error(columnSource.keyLocation,
+                      "enum column '\(column.name)' generates the type '\(swiftType)' that column '\(first)' already generates",
+                      hint: "set a different 'swiftType'")
+            } else {
+                enumTypes[swiftType] = column.name
+            }
+        }
+        var seen: [SQLName.Key: String] = [:]
+        for (column, columnSource) in zip(table.columns, source.columns) {
+            let key = SQLName.key(column.sqlName)
+            if let first = seen[key] {
+                error(columnSource.keyLocation,
+                      "column '\(column.name)' has the same SQL name '\(column.sqlName)' as column '\(first)'",
+                      hint: "SQL names are case-insensitive for ASCII letters; set a different 'column:'")
+            } else {
+                seen[key] = column.name
+            }
+        }
+    }
+
+    /// A column by Swift name, else by SQL name (case-insensitively, as SQLite compares).
+    static func column(_ name: String, in table: Table) -> Column? {
+        table.columns.first { $0.name == name }
+            ?? table.columns.first { SQLName.same($0.sqlName, name) }
+    }
+
+    mutating func resolvePrimaryKey(_ table: inout Table, _ source: inout TableSource, columnsHadErrors: Bool) {
+        let marked = table.columns.indices.filter { table.columns[$0].primaryKey != nil }
+        if let node = source.primaryKey {
+            let items: [YAMLNode]
+            if let list = node.items { items = list } else { items = [node] }
+            if items.isEmpty { error(node.location, "'primaryKey' must name at least one column") }
+            var names: [String] = []
+            for item in items {
+                guard let name = string(item, "a primary key column") else { continue }
+                guard let column = Self.column(name, in: table) else {
+                    error(item.location, "primary key names unknown column '\(name)'",
+                          hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
+                    continue
+                }
+                if names.contains(column.name) {
+                    error(item.location, "primary key names column '\(name)' twice")
+                    continue
+                }
+                names.append(column.name)
+            }
+            if let first = marked.first {
+                error(node.location,
+                      "the primary key is declared both on the table and on column '\(table.columns[first].name)'",
+                      hint: "keep one of them")
+            }
+            table.primaryKey = names
+        } else if marked.count > 1 {
+            let second = marked[1]
+            error(source.columns[second].primaryKey?.location ?? source.columns[second].keyLocation,
+                  "more than one column is marked 'primaryKey'",
+                  hint: "declare a composite key on the table: primaryKey: [\(marked.map { table.columns[$0].name }.joined(separator: ", "))]")
+            table.primaryKey = marked.map { table.columns[$0].name }
+        } else if let first = marked.first {
+            table.primaryKey = [table.columns[first].name]
+        } else if !table.columns.isEmpty && !columnsHadErrors {
+            error(source.keyLocation, "table '\(table.recordName)' has no primary key",
+                  hint: "mark a column 'primaryKey: true' or add 'primaryKey: [columns]' to the table")
+        }
+        for name in table.primaryKey {
+            guard let index = table.columns.firstIndex(where: { $0.name == name }) else { continue }
+            if table.columns[index].isOptional {
+                error(source.columns[index].keyLocation, "primary key column '\(name)' cannot be optional")
+            }
+        }
+    }
+
+
+
+    mutating func decodeIndex(_ node: YAMLNode, table: Table) -> (Index, IndexSource)? {
+        let context = "an index of table '\(table.recordName)'"
+        guard let fields = mapping(node, allowed: Self.indexKeys, in: context) else { return nil }
+        var source = IndexSource(name: fields["name"], whereClause: fields["where"])
+        guard let columnsNode = fields["columns"] else {
+            error(node.location, "\(context) has no 'columns'", hint: "add columns: [name]")
+            return nil
+        }
+        source.columns = columnsNode.items ?? [columnsNode]
+        if source.columns.isEmpty { error(columnsNode.location, "\(context) has no columns") }
+        var names: [String] = []
+        var sqlNames: [String] = []
+        for item in source.columns {
+            guard let name = string(item, "an index column") else { continue }
+            guard let column = Self.column(name, in: table) else {
+                error(item.location, "index names unknown column '\(name)'",
+                      hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
+                sqlNames.append(name)
+                continue
+            }
+            names.append(column.name)
+            sqlNames.append(column.sqlName)
+        }
+        let name = string(fields["name"], "'name'") ?? ([table.sqlName] + sqlNames).joined(separator: "_")
+        let unique = bool(fields["unique"], "'unique'") ?? false
+        let whereClause = string(fields["where"], "'where'")
+        return (Index(name: name, columns: names, isUnique: unique, whereClause: whereClause, location: node.location), source)
+    }
+}
