@@ -10,15 +10,22 @@ let package = Package(
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
     ],
+    // Which SQLite the runtime links: the system's libsqlite3 (default), or SQLCipher for
+    // encryption at rest (`swift build --traits SQLCipher`, docs/Encryption.md).
+    traits: [
+        .default(enabledTraits: ["SystemSQLite"]),
+        .trait(name: "SystemSQLite", description: "Link the system's libsqlite3 (the default)."),
+        .trait(name: "SQLCipher", description: "Link libsqlcipher instead of libsqlite3, for Database.Configuration(key:)."),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // SQLite's header; the library itself is linked by the Strata target, by trait.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
@@ -26,7 +33,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "Strata", dependencies: ["CSQLite"]),
+        .target(
+            name: "Strata",
+            dependencies: ["CSQLite"],
+            linkerSettings: [
+                .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
+                .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
+            ]
+        ),
         .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
         // The `strata` command's code; two one-line executables run it.
         .target(

@@ -1,3 +1,6 @@
+// SQLCipher builds leave out SQLite's session extension, so changesets exist only over the
+// system SQLite (docs/Encryption.md).
+#if !SQLCipher
 import CSQLite
 import Foundation
 
@@ -227,3 +230,4 @@ extension Changeset {
         return true
     }
 }
+#endif

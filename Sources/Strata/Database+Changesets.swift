@@ -1,3 +1,6 @@
+// SQLCipher builds leave out SQLite's session extension, so changesets exist only over the
+// system SQLite (docs/Encryption.md).
+#if !SQLCipher
 import CSQLite
 import Foundation
 
@@ -117,3 +120,4 @@ private final class ApplyContext {
         return result
     }
 }
+#endif

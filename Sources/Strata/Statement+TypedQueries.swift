@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// What the compiler's query analysis learns from SQLite, and the helpers generated typed
 /// queries (`<Database>Queries`) call.
@@ -38,13 +39,21 @@ extension Statement {
     /// The table a result column is read from (`sqlite3_column_table_name`), or nil for an
     /// expression.
     public func columnTableName(at index: Int32) -> String? {
+        #if SQLCipher
+        ColumnMetadata.tableName?(handle, index).map { String(cString: $0) }
+        #else
         sqlite3_column_table_name(handle, index).map { String(cString: $0) }
+        #endif
     }
 
     /// The table column a result column is read from (`sqlite3_column_origin_name`), or nil
     /// for an expression.
     public func columnOriginName(at index: Int32) -> String? {
+        #if SQLCipher
+        ColumnMetadata.originName?(handle, index).map { String(cString: $0) }
+        #else
         sqlite3_column_origin_name(handle, index).map { String(cString: $0) }
+        #endif
     }
 
     /// The statement itself, after checking that result column `index` is not NULL; throws a
@@ -77,3 +86,20 @@ public enum SQLPlaceholders {
         return text
     }
 }
+
+#if SQLCipher
+/// SQLCipher may be built without `SQLITE_ENABLE_COLUMN_METADATA`; its column-origin functions
+/// are looked up when first used, and their answers are nil when they are missing (typed-query
+/// analysis then types result columns from their expressions alone).
+enum ColumnMetadata {
+    typealias Function = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
+
+    static let tableName = lookUp("sqlite3_column_table_name")
+    static let originName = lookUp("sqlite3_column_origin_name")
+
+    private static func lookUp(_ symbol: String) -> Function? {
+        guard let program = dlopen(nil, RTLD_NOW), let address = dlsym(program, symbol) else { return nil }
+        return unsafeBitCast(address, to: Function.self)
+    }
+}
+#endif

@@ -1,3 +1,6 @@
+// SQLCipher builds leave out SQLite's session extension, so changesets exist only over the
+// system SQLite (docs/Encryption.md).
+#if !SQLCipher
 import Foundation
 import Strata
 import Testing
@@ -206,3 +209,4 @@ import Testing
         #expect(seen.sorted() == ["delete [\(DatabaseValue.integer(3))]", "update [\(DatabaseValue.integer(2))]"])
     }
 }
+#endif
