@@ -267,7 +267,7 @@ import Testing
     }
 
     @Test func parametersNamedLikeBodyLocalsGetAnInternalName() {
-        let names = SwiftRenderer.parameterNames(["statement", "statement_", "id", "default", "value"])
+        let names = SwiftNames.parameterNames(["statement", "statement_", "id", "default", "value"])
         #expect(names.map(\.declaration) == ["statement statement__", "statement_", "id", "`default`", "value value_"])
         #expect(names.map(\.reference) == ["statement__", "statement_", "id", "`default`", "value_"])
     }

@@ -230,7 +230,7 @@ private struct Analysis {
         for name in names {
             let occurrences = tokens.indices.filter { tokens[$0].kind == .parameter(name) }
             let firstOffset = occurrences.first.map { tokens[$0].range.lowerBound } ?? firstTokenOffset
-            guard Identifier.isValidSwiftIdentifier(name) else {
+            guard SwiftNames.isValidSwiftIdentifier(name) else {
                 error(at: firstOffset, "parameter ':\(name)' is not a valid Swift identifier", hint: "it becomes the argument label")
                 continue
             }
@@ -259,7 +259,7 @@ private struct Analysis {
             }
             parameters.append(TypedQuery.Parameter(
                 name: name,
-                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.isEnum(first.base) ? first.owner : nil,
+                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.hasOwner(first.base) ? first.owner : nil,
                                                 isOptional: uses.contains { $0.optional }),
                 isList: false))
         }
@@ -268,6 +268,15 @@ private struct Analysis {
 
     static func sameType(_ a: QueryTyper.Use, _ b: QueryTyper.Use) -> Bool {
         a.base == b.base && (a.owner == b.owner || !Self.isEnum(a.base))
+    }
+
+    /// Whether a value of this type names types of its record: an enum, or json whose
+    /// `swiftType` may use the record's enums.
+    static func hasOwner(_ type: ColumnType) -> Bool {
+        switch type {
+        case .enumeration, .json: true
+        default: false
+        }
     }
 
     static func isEnum(_ type: ColumnType) -> Bool {
@@ -309,7 +318,7 @@ private struct Analysis {
             let fact = matched ? facts.columns[index] : nil
             let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].range.lowerBound } ?? firstTokenOffset
             let property = SwiftNames.lowerCamelCase(name)
-            guard Identifier.isValidSwiftIdentifier(property) else {
+            guard SwiftNames.isValidSwiftIdentifier(property) else {
                 error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
                 continue
             }
@@ -328,7 +337,7 @@ private struct Analysis {
             if let override = overrides[name] {
                 valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
             } else if let fact, let base = fact.type.base {
-                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.isEnum(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
+                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.hasOwner(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
             } else {
                 let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
                 error(at: offset, "the type of result column '\(name)' cannot be inferred: \(fact?.type.isNull == true ? "it is always NULL" : reason)",

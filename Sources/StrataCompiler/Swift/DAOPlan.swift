@@ -87,10 +87,19 @@ public struct DAOPlan {
         SQLRenderer.selectSQL(query, on: table)
     }
 
+    /// Every statement the generated DAO runs besides the named queries: select, insert,
+    /// upsert, update, delete, find and navigation. The validation stage prepares each.
+    public var statements: [String] {
+        var statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
+        if !nonKeyColumns.isEmpty { statements.append(updateSQL) }
+        if table.autoincrementColumn != nil { statements.append(insertAssigningKeySQL) }
+        return statements + navigations.map(\.sql)
+    }
+
     /// The navigation methods: to the parent along each foreign key of this table, then to the
     /// children along each foreign key of any table that refers to this one.
     public var navigations: [Navigation] {
-        var used = SwiftRenderer.builtInMethodNames.union(table.queries.map(\.name))
+        var used = SwiftNames.daoMembers.union(SwiftNames.forbiddenMethodNames).union(table.queries.map(\.name))
         func unique(_ name: String) -> String {
             var candidate = name
             var counter = 2

@@ -1,33 +1,4 @@
 extension SwiftRenderer {
-    /// The methods every DAO has (from the runtime's `RecordDAO` or generated below); named
-    /// queries and navigation avoid these names.
-    static let builtInMethodNames: Set<String> = [
-        "insert", "upsert", "update", "delete", "find", "fetchAll", "fetchOne", "count", "exists", "updateAll",
-        "deleteAll", "cursor", "decode", "conn",
-    ]
-
-    /// The SQL constants every DAO may have.
-    static let builtInConstantNames: Set<String> = [
-        "tableSQLName", "selectSQL", "insertSQL", "insertAssigningKeySQL", "upsertSQL", "updateSQL", "deleteSQL", "findSQL",
-    ]
-
-    /// Names that generated method bodies declare or use unqualified (`statement`, `records`,
-    /// …): a parameter with such a name keeps it as its label but gets another internal name.
-    static let bodyNames: Set<String> = ["statement", "conn", "records", "record", "stored", "value", "self", "Self"]
-
-    /// For each parameter name, in order: how it is declared in a signature (`id`,
-    /// `statement statement_`) and how the body refers to it (`id`, `statement_`).
-    static func parameterNames(_ names: [String]) -> [(declaration: String, reference: String)] {
-        var taken = Set(names).union(bodyNames)
-        return names.map { name in
-            guard bodyNames.contains(name) else { return (SwiftNames.identifier(name), SwiftNames.identifier(name)) }
-            var internalName = name + "_"
-            while taken.contains(internalName) { internalName += "_" }
-            taken.insert(internalName)
-            return ("\(name) \(internalName)", internalName)
-        }
-    }
-
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
@@ -40,7 +11,7 @@ extension SwiftRenderer {
         // Named queries and navigation get prefixed constants (`queryByIsbnSQL`), so they never
         // take a built-in constant's name; two names that differ only in their first letter's
         // case get a number.
-        var usedConstants: Set<String> = Self.builtInConstantNames
+        var usedConstants: Set<String> = SwiftNames.daoConstants
         func uniqueConstant(_ base: String) -> String {
             var candidate = base
             var counter = 2
@@ -137,7 +108,7 @@ extension SwiftRenderer {
             }
 
             // Delete and find by key.
-            let keyNames = Self.parameterNames(plan.keyColumns.map(\.name))
+            let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
             let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
                 "\(names.declaration): \(column.swiftBaseType(in: table))"
             }.joined(separator: ", ")
@@ -263,7 +234,7 @@ extension SwiftRenderer {
             case .date: call = "statement.date(at: \(index), \(names))"
             case .uuid: call = "statement.uuid(at: \(index), \(names))"
             case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            case .json(let swiftType): call = "statement.json(\(swiftType).self, at: \(index), \(names))"
+            case .json: call = "statement.json(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
             }
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
@@ -297,7 +268,7 @@ extension SwiftRenderer {
     func renderQuery(_ query: Query, constant: String, table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let parameters = query.parameters
-        let names = Self.parameterNames(parameters.map(\.name))
+        let names = SwiftNames.parameterNames(parameters.map(\.name))
         let signature = zip(parameters, names).map { parameter, names in
             "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
         }.joined(separator: ", ")

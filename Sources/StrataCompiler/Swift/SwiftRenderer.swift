@@ -78,7 +78,7 @@ extension Column {
         case .date: "Date"
         case .uuid: "UUID"
         case .enumeration(let swiftType, _): "\(table.recordName).\(swiftType)"
-        case .json(let swiftType): swiftType
+        case .json(let swiftType): SwiftNames.qualified(swiftType, nestedTypes: table.enumTypeNames, in: table.recordName)
         }
     }
 
@@ -93,6 +93,16 @@ extension Column {
     }
 
     var swiftName: String { SwiftNames.identifier(name) }
+}
+
+extension Table {
+    /// The names of the enums nested in the record.
+    var enumTypeNames: Set<String> {
+        Set(columns.compactMap { column in
+            if case .enumeration(let swiftType, _) = column.type { return swiftType }
+            return nil
+        })
+    }
 }
 
 extension ColumnType {
