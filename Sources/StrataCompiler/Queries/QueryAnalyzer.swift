@@ -15,18 +15,6 @@ import Strata
 /// let (typed, diagnostics) = QueryAnalyzer.analyze(schema.queries, in: schema)
 /// ```
 public enum QueryAnalyzer {
-    /// Names a query cannot take: the members every `<Database>Queries` has, and words that
-    /// cannot name a method.
-    static let reservedQueryNames: Set<String> = [
-        "conn", "init", "deinit", "self", "Self", "subscript", "Type", "Protocol", "super", "_",
-    ]
-
-    /// Names a row struct's property cannot take (they do not compile, or clash with
-    /// `Hashable`).
-    static let reservedPropertyNames: Set<String> = [
-        "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "hashValue", "_",
-    ]
-
     /// Types every query of `queries` against `schema`.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
@@ -70,8 +58,8 @@ public enum QueryAnalyzer {
         var methods: Set<String> = []
         for query in queries {
             let location = query.location ?? fileStart
-            if reservedQueryNames.contains(query.name) {
-                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' collides with a member of the generated '\(structName)'",
+            if let problem = SwiftNames.queriesMethodProblem(query.name) {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' cannot be a method of \(structName): \(problem)",
                                               hint: "rename the query"))
                 continue
             }
@@ -322,8 +310,8 @@ private struct Analysis {
                 error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
                 continue
             }
-            if QueryAnalyzer.reservedPropertyNames.contains(property) {
-                error(at: offset, "result column '\(name)' would be the row property '\(property)', which a Swift struct cannot declare",
+            if let problem = SwiftNames.propertyNameProblem(property) {
+                error(at: offset, "result column '\(name)' cannot be a row property: \(problem)",
                       hint: "add AS to give it another name")
                 continue
             }

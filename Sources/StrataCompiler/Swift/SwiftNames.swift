@@ -67,7 +67,11 @@ enum SwiftNames {
 
     /// Why `name` cannot be a generated stored property, or nil when it can.
     static func propertyNameProblem(_ name: String) -> String? {
-        forbiddenPropertyNames.contains(name) ? "'\(name)' would clash with Hashable's '\(name)' in every generated struct" : nil
+        switch name {
+        case "hashValue": "it would clash with Hashable's 'hashValue' in every generated struct"
+        case _ where forbiddenPropertyNames.contains(name): "'\(name)' is not a name"
+        default: nil
+        }
     }
 
     /// Names a generated method cannot take: Swift reads `x.init()`, `x.self`, `x.Type` as
@@ -88,6 +92,13 @@ enum SwiftNames {
     static func daoMethodProblem(_ name: String) -> String? {
         if forbiddenMethodNames.contains(name) { return "Swift does not allow a method named '\(name)'" }
         if daoMembers.contains(name) { return "every DAO has a member named '\(name)'" }
+        return nil
+    }
+
+    /// Why `name` cannot be a method of the generated `<Database>Queries`, or nil when it can.
+    static func queriesMethodProblem(_ name: String) -> String? {
+        if forbiddenMethodNames.contains(name) { return "Swift does not allow a method named '\(name)'" }
+        if queriesMembers.contains(name) { return "it has a member named '\(name)'" }
         return nil
     }
 

@@ -105,9 +105,11 @@ extension SwiftRenderer {
             case (.integer(let number), .bool): return number != 0 ? "true" : "false"
             case (.text(let text), .text): return SwiftNames.stringLiteral(text)
             case (.text(let text), .enumeration):
-                // With its type: `.none` alone would be `Optional.none` for an optional column.
-                // The enum is nested in the record, where its own name is enough.
-                return SwiftNames.identifier(swiftTypeName(of: column)) + "." + SwiftNames.enumCase(text)
+                // `.paperback`; `Mode.none` for an optional column, where `.none` (or `.some`)
+                // alone would be `Optional`'s.
+                let caseName = SwiftNames.enumCase(text)
+                guard column.isOptional, ["none", "some"].contains(caseName) else { return "." + caseName }
+                return SwiftNames.identifier(swiftTypeName(of: column)) + "." + caseName
             case (.now, .date): return "Date()"
             case (.text(let text), .date):
                 guard let date = DateFormat.date(from: text) else { break }

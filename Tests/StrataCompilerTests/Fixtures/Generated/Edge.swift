@@ -166,7 +166,7 @@ public struct Node: Sendable, Hashable, Codable, Identifiable {
         `protocol`: String? = nil,
         order: Int = 1,
         parentId: Int? = nil,
-        kind: Kind = Node.Kind.plain,
+        kind: Kind = .plain,
         extra: [String: Int]? = nil
     ) {
         self.id = id
@@ -725,8 +725,8 @@ public struct Entry: Sendable, Hashable, Codable {
     public init(
         statement: Int,
         record: String,
-        type: TypeValue? = Entry.TypeValue.none,
-        date: DateValue = Entry.DateValue.today,
+        type: TypeValue? = TypeValue.none,
+        date: DateValue = .today,
         at: Date = Date(),
         selectId: Int? = nil,
         prefs: Prefs

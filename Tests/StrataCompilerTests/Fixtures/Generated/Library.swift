@@ -396,7 +396,7 @@ public struct Book: Sendable, Hashable, Codable, Identifiable {
         isbn: String,
         pages: Int = 0,
         price: Double? = nil,
-        format: Format = Book.Format.paperback,
+        format: Format = .paperback,
         tags: [String] = [],
         cover: Data? = nil,
         publishedAt: Date? = nil,
