@@ -220,7 +220,10 @@ public enum MigrationPlanner {
         for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
         for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) around the rebuild") }
 
-        if !problems.isEmpty { throw MigrationPlanningError(problems) }
+        if !problems.isEmpty {
+            let locator = SchemaLocator(schema: schema)
+            throw MigrationPlanningError(problems, locations: problems.map(locator.locate))
+        }
 
         var remaining: [String] = ftsSteps.drops
         remaining +=
