@@ -26,8 +26,11 @@ public enum Generator {
 
     /// Renders a validated schema with its migrations.
     public static func render(_ schema: Schema, migrations: [Migration], schemaPath: String) -> String {
-        let tables = schema.tables.map { SQLRenderer.createTableSQL($0, in: schema) }
-        let indexes = schema.tables.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
+        // One table order for SQL everywhere: a referenced table before the tables that
+        // reference it, as in `SQLRenderer.ddl` and the first migration.
+        let ordered = SQLRenderer.dependencyOrder(schema)
+        let tables = ordered.map { SQLRenderer.createTableSQL($0, in: schema) }
+        let indexes = ordered.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
         return SwiftRenderer.render(
             SwiftRenderer.Input(
                 schema: schema, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,

@@ -327,11 +327,12 @@ enum SwiftNames {
     }
 
     /// A multi-line raw string literal whose value is exactly `text` (line endings as `\n`).
-    /// Every line, the delimiters included, starts with `indent`, which Swift strips again.
+    /// Every line, the delimiters included, starts with `indent`, which Swift strips again; an
+    /// empty line stays empty (no trailing spaces).
     static func multilineLiteral(_ text: String, indent: String) -> String {
         var pounds = "#"
         while text.contains("\"\"\"" + pounds) || text.contains("\\" + pounds) { pounds += "#" }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + $0 }
         return "\(pounds)\"\"\"\n" + lines.joined(separator: "\n") + "\n" + indent + "\"\"\"\(pounds)"
     }
 }

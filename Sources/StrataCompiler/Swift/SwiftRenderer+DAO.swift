@@ -80,7 +80,14 @@ extension SwiftRenderer {
             // Upsert.
             out.line()
             sqlConstants.append(("upsertSQL", plan.upsertSQL, false))
-            out.line("/// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.")
+            if plan.nonKeyColumns.isEmpty {
+                out.line("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and")
+                out.line("/// returns it as stored.")
+            } else {
+                out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
+                out.line("/// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger")
+                out.line("/// runs), and returns it as stored.")
+            }
             out.line("@discardableResult")
             out.block("public func upsert(_ record: \(record)) throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {

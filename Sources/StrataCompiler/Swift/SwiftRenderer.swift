@@ -12,7 +12,8 @@ public struct SwiftRenderer {
         public var schema: Schema
         /// The schema's file name, for the header and doc remarks (`Library.schema.yml`).
         public var sourceFileName: String
-        /// The `CREATE TABLE` statement of each table, in `schema.tables` order.
+        /// The `CREATE TABLE` statement of each table, a referenced table first
+        /// (`SQLRenderer.dependencyOrder`).
         public var createTableSQL: [String]
         /// The `CREATE INDEX` statements.
         public var createIndexSQL: [String]
