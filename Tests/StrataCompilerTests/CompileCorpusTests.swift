@@ -196,9 +196,34 @@ import Testing
         SchemaLoader.check(bytes: Array(entry.yaml.utf8), path: "\(entry.database).schema.yml").diagnostics
     }
 
+    /// `check` accepts it, and so does `generate` (with its first migration beside it): the two
+    /// run one validation stage.
     @Test(arguments: accepted) func isAccepted(_ entry: Entry) throws {
         let diagnostics = Self.check(entry)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corpus-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schemaPath = try Self.write(entry, to: directory)
+        let swift = try Generator.generate(schemaPath: schemaPath)
+        #expect(swift.contains("public enum \(SwiftNames.identifier(entry.database)) {"))
+    }
+
+    /// Writes the entry's schema and its first migration, as `strata migration new … --name
+    /// initial` writes it, into `directory`; returns the schema's path.
+    @discardableResult
+    static func write(_ entry: Entry, to directory: URL) throws -> String {
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        let schemaURL = directory.appendingPathComponent("\(entry.database).schema.yml")
+        try entry.yaml.write(to: schemaURL, atomically: true, encoding: .utf8)
+        let schema = try SchemaLoader.load(path: schemaURL.path)
+        let plan = try MigrationPlanner.plan(schema: schema, migrations: [])
+        let migrations = directory.appendingPathComponent("\(entry.database).migrations")
+        try manager.createDirectory(at: migrations, withIntermediateDirectories: true)
+        try MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent)
+            .write(to: migrations.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+        try usage(of: schema).write(to: directory.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
+        return schemaURL.path
     }
 
     @Test(arguments: rejected) func isRejectedAtTheOffendingKey(_ entry: Entry) throws {
@@ -215,22 +240,11 @@ import Testing
     /// and a file that uses the generated API.
     static func makePackage() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corpus-\(UUID().uuidString)")
-        let manager = FileManager.default
         let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         var targets: [String] = []
         for entry in accepted {
             let name = "Corpus\(entry.database)"
-            let directory = root.appendingPathComponent("Sources/\(name)")
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-            let schemaURL = directory.appendingPathComponent("\(entry.database).schema.yml")
-            try entry.yaml.write(to: schemaURL, atomically: true, encoding: .utf8)
-            let schema = try SchemaLoader.load(path: schemaURL.path)
-            let plan = try MigrationPlanner.plan(schema: schema, migrations: [])
-            let migrations = directory.appendingPathComponent("\(entry.database).migrations")
-            try manager.createDirectory(at: migrations, withIntermediateDirectories: true)
-            try MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent)
-                .write(to: migrations.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
-            try usage(of: schema).write(to: directory.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
+            try write(entry, to: root.appendingPathComponent("Sources/\(name)"))
             targets.append(name)
         }
         let targetList = targets.map {

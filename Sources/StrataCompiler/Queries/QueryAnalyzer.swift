@@ -48,7 +48,7 @@ public enum QueryAnalyzer {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let structName = queriesTypeName(schema)
-        let generatedTypes = Set(schema.tables.flatMap { [$0.recordName, $0.recordName + "DAO"] } + [schema.name, structName + "SQL", structName + "Rows"])
+        let generatedTypes = Set(schema.tables.flatMap { [$0.recordName, SwiftNames.daoName($0.recordName)] } + [schema.name, structName + "SQL", structName + "Rows"])
         if let first = queries.first, generatedTypes.contains(structName) {
             diagnostics.append(Diagnostic(at: first.location ?? fileStart,
                                           "the queries type '\(structName)' (or its helpers '\(structName)SQL', '\(structName)Rows') has the name of a generated record or DAO",
@@ -82,10 +82,10 @@ public enum QueryAnalyzer {
     }
 
     /// `<Database>Queries`.
-    static func queriesTypeName(_ schema: Schema) -> String { schema.name + "Queries" }
+    static func queriesTypeName(_ schema: Schema) -> String { SwiftNames.queriesTypeName(schema.name) }
 
     /// `topArtists` → `TopArtistsRow`.
-    static func rowTypeName(_ query: String) -> String { SwiftNames.upperCamelCase(query) + "Row" }
+    static func rowTypeName(_ query: String) -> String { SwiftNames.rowTypeName(query) }
 }
 
 /// The analysis of one query.

@@ -37,7 +37,7 @@ extension SchemaDecoder {
                 tableError(index, location, "record '\(table.recordName)' has the name of the database namespace",
                            hint: "rename the record or set 'database:'")
             }
-            if table.recordName + "DAO" == schema.name {
+            if SwiftNames.daoName(table.recordName) == schema.name {
                 tableError(index, location, "the database namespace '\(schema.name)' has the name of the DAO generated for '\(table.recordName)'",
                            hint: "rename the record, or name the namespace differently with 'database:'")
             }

@@ -100,6 +100,7 @@ public struct DAOPlan {
     /// children along each foreign key of any table that refers to this one.
     public var navigations: [Navigation] {
         var used = SwiftNames.daoMembers.union(SwiftNames.forbiddenMethodNames).union(table.queries.map(\.name))
+        if table.search != nil { used.formUnion(SwiftNames.searchMembers) }
         func unique(_ name: String) -> String {
             var candidate = name
             var counter = 2

@@ -85,6 +85,9 @@ enum SwiftNames {
         "deleteAll", "cursor", "decode", "conn",
     ]
 
+    /// The methods the DAO of a table with `search:` adds.
+    static let searchMembers: Set<String> = ["search", "searchWithSnippets"]
+
     /// The members every generated `<Database>Queries` has.
     static let queriesMembers: Set<String> = ["conn"]
 
@@ -128,6 +131,17 @@ enum SwiftNames {
             return ("\(argumentLabel(name)) \(internalName)", internalName)
         }
     }
+
+    // MARK: - Generated type names
+
+    /// `Book` → `BookDAO`.
+    static func daoName(_ record: String) -> String { record + "DAO" }
+
+    /// `Library` → `LibraryQueries`: the type of the top-level typed queries.
+    static func queriesTypeName(_ database: String) -> String { database + "Queries" }
+
+    /// `topArtists` → `TopArtistsRow`: the row type of a typed query.
+    static func rowTypeName(_ query: String) -> String { upperCamelCase(query) + "Row" }
 
     // MARK: - Spelling
 
@@ -352,7 +366,7 @@ struct RecordNames {
         // Names refused for a record: keywords, the types the generated code uses, the
         // namespace's name, a DAO's name.
         if !SwiftNames.isValidTypeName(name) || SwiftNames.typesUsedByGeneratedCode.contains(name) || name == databaseName
-            || name + "DAO" == databaseName || name.hasSuffix("DAO")
+            || SwiftNames.daoName(name) == databaseName || name.hasSuffix("DAO")
         {
             name += "Record"
         }

@@ -2,7 +2,7 @@ extension SwiftRenderer {
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
-        let dao = SwiftNames.identifier(table.recordName + "DAO")
+        let dao = SwiftNames.identifier(SwiftNames.daoName(table.recordName))
         let plan = DAOPlan(table: table, schema: schema)
         var sqlConstants: [(name: String, sql: String, isPublic: Bool)] = [
             ("tableSQLName", plan.tableName, true),
@@ -321,7 +321,7 @@ extension SwiftRenderer {
     func renderNavigation(_ navigation: DAOPlan.Navigation, constant: String, table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let target = SwiftNames.identifier(navigation.target.recordName)
-        let targetDAO = SwiftNames.identifier(navigation.target.recordName + "DAO")
+        let targetDAO = SwiftNames.identifier(SwiftNames.daoName(navigation.target.recordName))
         let value = "record.\(navigation.boundColumn.swiftName)"
         if navigation.isToParent {
             out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")

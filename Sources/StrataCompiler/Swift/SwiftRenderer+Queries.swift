@@ -251,7 +251,7 @@ extension SwiftRenderer {
     func decodeExpression(_ query: TypedQuery) -> String {
         switch query.shape {
         case .record(let record):
-            return "try \(SwiftNames.identifier(record + "DAO")).decode(statement)"
+            return "try \(SwiftNames.identifier(SwiftNames.daoName(record))).decode(statement)"
         case .value:
             return readValue(query, 0)
         case .rows:
