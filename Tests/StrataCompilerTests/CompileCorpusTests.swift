@@ -240,36 +240,13 @@ import Testing
     /// and a file that uses the generated API.
     static func makePackage() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corpus-\(UUID().uuidString)")
-        let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         var targets: [String] = []
         for entry in accepted {
             let name = "Corpus\(entry.database)"
             try write(entry, to: root.appendingPathComponent("Sources/\(name)"))
             targets.append(name)
         }
-        let targetList = targets.map {
-            """
-                    .target(
-                        name: "\($0)",
-                        dependencies: [.product(name: "Strata", package: \(identity))],
-                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
-                    ),
-            """
-        }.joined(separator: "\n")
-        let manifest = """
-            // swift-tools-version: 6.1
-            import PackageDescription
-
-            let package = Package(
-                name: "StrataCorpus",
-                platforms: [.macOS(.v13)],
-                dependencies: [.package(path: \(MigrationPluginTests.literal(ExternalTool.repositoryRoot.path)))],
-                targets: [
-            \(targetList)
-                ]
-            )
-
-            """
+        let manifest = NestedPackage.manifest(name: "StrataCorpus", targets: targets)
         try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         return root
     }
@@ -293,14 +270,10 @@ import Testing
     }
 
     @Test(.enabled(if: buildEnabled, "building the corpus builds a package (minutes); CI=true or STRATA_CORPUS_TEST=1 runs it"))
-    func everyAcceptedSchemaCompilesWithoutWarnings() throws {
+    func everyAcceptedSchemaCompilesWithoutWarnings() async throws {
         let package = try Self.makePackage()
         defer { try? FileManager.default.removeItem(at: package) }
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
-        environment["CI"] = nil
-        let scratch = package.appendingPathComponent(".build-corpus").path
-        let result = try ExternalTool.run("nice", ["-n", "19", "swift", "build", "--scratch-path", scratch],
-                                          in: package, environment: environment)
+        let result = try await NestedPackage.build(package, scratch: ".build-corpus")
         let lines = (result.stdout + result.stderr).components(separatedBy: "\n")
         let errors = lines.filter { $0.contains("error:") }
         #expect(result.status == 0, "the corpus does not compile:\n\(errors.prefix(40).joined(separator: "\n"))\n\(result.stderr.suffix(2_000))")

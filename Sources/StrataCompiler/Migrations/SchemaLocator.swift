@@ -21,6 +21,14 @@ struct SchemaLocator {
 
     /// The location of the table, column or index `sentence` is about, or nil.
     func locate(_ sentence: String) -> SourceLocation? {
+        // `rename column t.old to new …`, `rename table old to new …`: the new name's line.
+        if let rest = sentence.dropPrefix("rename column "), let to = rest.range(of: " to ") {
+            let table = rest[..<to.lowerBound].split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+            return locate("column \(table).\(rest[to.upperBound...])")
+        }
+        if let rest = sentence.dropPrefix("rename table "), let to = rest.range(of: " to ") {
+            return locate("table \(rest[to.upperBound...])")
+        }
         if let rest = sentence.dropPrefix("column ") {
             // `table.column …`: both names may hold dots and spaces; try each split.
             for dot in rest.indices where rest[dot] == "." {

@@ -101,16 +101,7 @@ public struct DAOPlan {
     public var navigations: [Navigation] {
         var used = SwiftNames.daoMembers.union(SwiftNames.forbiddenMethodNames).union(table.queries.map(\.name))
         if table.search != nil { used.formUnion(SwiftNames.searchMembers) }
-        func unique(_ name: String) -> String {
-            var candidate = name
-            var counter = 2
-            while used.contains(candidate) {
-                candidate = name + String(counter)
-                counter += 1
-            }
-            used.insert(candidate)
-            return candidate
-        }
+        func unique(_ name: String) -> String { SwiftNames.unique(name, among: &used) }
         var result: [Navigation] = []
         for column in table.columns {
             guard let reference = column.references, let parent = schema.table(named: reference.table),

@@ -165,7 +165,6 @@ import Testing
     static func makePackage() throws -> (URL, [String]) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-doc-examples-\(UUID().uuidString)")
         let manager = FileManager.default
-        let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         var targets: [String] = []
         for page in try pages() where page.snippets.contains(where: { $0.notCompiled == nil }) {
             let name = targetName(page.file)
@@ -194,43 +193,17 @@ import Testing
                 .write(to: directory.appendingPathComponent("Examples.swift"), atomically: true, encoding: .utf8)
             targets.append(name)
         }
-        let targetList = targets.map {
-            """
-                    .target(
-                        name: "\($0)",
-                        dependencies: [.product(name: "Strata", package: \(identity))],
-                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
-                    ),
-            """
-        }.joined(separator: "\n")
-        let manifest = """
-            // swift-tools-version: 6.1
-            import PackageDescription
-
-            let package = Package(
-                name: "DocExamples",
-                platforms: [.macOS(.v13)],
-                dependencies: [.package(path: \(MigrationPluginTests.literal(ExternalTool.repositoryRoot.path)))],
-                targets: [
-            \(targetList)
-                ]
-            )
-
-            """
+        let manifest = NestedPackage.manifest(name: "DocExamples", targets: targets)
         try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         return (root, targets)
     }
 
     @Test(.enabled(if: enabled, "compiling the documentation's examples builds a package (minutes); CI=true or STRATA_DOCS_TEST=1 runs it"))
-    func documentationExamplesCompile() throws {
+    func documentationExamplesCompile() async throws {
         let (package, targets) = try Self.makePackage()
         defer { try? FileManager.default.removeItem(at: package) }
         #expect(targets.count >= 5, "\(targets)")
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
-        environment["CI"] = nil
-        let scratch = package.appendingPathComponent(".build-docs").path
-        let result = try ExternalTool.run("nice", ["-n", "19", "swift", "build", "--scratch-path", scratch],
-                                          in: package, environment: environment)
+        let result = try await NestedPackage.build(package, scratch: ".build-docs")
         let errors = (result.stdout + result.stderr).components(separatedBy: "\n").filter { $0.contains("error:") }
         #expect(result.status == 0, "the documentation's examples do not compile:\n\(errors.prefix(40).joined(separator: "\n"))\n\(result.stderr.suffix(2_000))")
     }
