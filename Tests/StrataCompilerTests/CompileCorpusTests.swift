@@ -175,6 +175,19 @@ import Testing
                 "3:3: record name 'Type' is not a valid Swift type name",
                 "6:3: record 'Date' would hide the type 'Date' the generated code uses",
             ]),
+        Entry(database: "Json", yaml: """
+            database: Json
+            tables:
+              T:
+                columns:
+                  id:   { type: int, primaryKey: true }
+                  a:    { type: json, swiftType: "[String" }
+                  b:    { type: json, swiftType: "class" }
+                  c:    { type: json, swiftType: "Set<Array<Int>>" }
+            """, rejections: [
+                "6:38: json swiftType '[String' is not a Swift type",
+                "7:38: json swiftType 'class' is not a Swift type",
+            ]),
         Entry(database: "Rows", yaml: """
             database: Rows
             tables:
@@ -191,6 +204,15 @@ import Testing
                 "10:17: query 'hashes': result column 'hashValue' cannot be a row property",
             ]),
     ]
+
+    @Test func jsonSwiftTypesAreTypeExpressions() {
+        for valid in ["[String]", "[String: [Int]]", "Set<String>", "Dictionary<String, Array<Kind>>", "Shop.Address", "[Int?]", "[[String: Double]]"] {
+            #expect(SwiftNames.isTypeExpression(valid), "\(valid)")
+        }
+        for invalid in ["", "[String", "String]", "class", "[String:]", "Set<>", "Set<String", "a b", "[String] x", "Foo.", "1Type"] {
+            #expect(!SwiftNames.isTypeExpression(invalid), "\(invalid)")
+        }
+    }
 
     static func check(_ entry: Entry) -> [Diagnostic] {
         SchemaLoader.check(bytes: Array(entry.yaml.utf8), path: "\(entry.database).schema.yml").diagnostics

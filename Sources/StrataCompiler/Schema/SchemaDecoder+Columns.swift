@@ -119,7 +119,10 @@ extension SchemaDecoder {
             }
             column.type = .enumeration(swiftType: typeName, values: values)
         case "json":
-            if let swiftType {
+            if let swiftType, let node = fields["swiftType"], !SwiftNames.isTypeExpression(swiftType) {
+                error(node.location, "json swiftType '\(swiftType)' is not a Swift type",
+                      hint: "name a Codable type, for example \"[String]\", \"[String: Int]\" or \"Address\"")
+            } else if let swiftType {
                 column.type = .json(swiftType: swiftType)
             } else if fields["swiftType"] == nil {
                 error(fields["type"]?.location ?? key.location, "json \(context) needs a 'swiftType'",

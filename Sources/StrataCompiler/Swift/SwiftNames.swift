@@ -235,6 +235,56 @@ enum SwiftNames {
         identifier(enumCaseName(value))
     }
 
+    /// Whether `text` is a Swift type expression a json column can name: a (dotted) type name
+    /// with generic arguments (`Set<String>`, `Shop.Address`), an array `[T]`, a dictionary
+    /// `[K: V]`, each optionally `?`. Whether the type exists is for the Swift compiler.
+    static func isTypeExpression(_ text: String) -> Bool {
+        var scalars = Array(text.unicodeScalars)[...]
+        // The next scalar after any spaces (spaces separate tokens, never a name's parts).
+        func next() -> Unicode.Scalar? {
+            while scalars.first == " " { scalars.removeFirst() }
+            return scalars.first
+        }
+        func name() -> Bool {
+            guard let first = next(), first == "_" || first.properties.isXIDStart else { return false }
+            var word = ""
+            while let scalar = scalars.first, scalar == "_" || scalar.properties.isXIDContinue {
+                word.unicodeScalars.append(scalar)
+                scalars.removeFirst()
+            }
+            return !keywords.contains(word) && !contextualKeywords.contains(word)
+        }
+        func type() -> Bool {
+            if next() == "[" {
+                scalars.removeFirst()
+                guard type() else { return false }
+                if next() == ":" {
+                    scalars.removeFirst()
+                    guard type() else { return false }
+                }
+                guard next() == "]" else { return false }
+                scalars.removeFirst()
+            } else {
+                guard name() else { return false }
+                while scalars.first == "." {
+                    scalars.removeFirst()
+                    guard name() else { return false }
+                }
+                if next() == "<" {
+                    repeat {
+                        scalars.removeFirst()
+                        guard type() else { return false }
+                    } while next() == ","
+                    guard next() == ">" else { return false }
+                    scalars.removeFirst()
+                }
+            }
+            while scalars.first == "?" { scalars.removeFirst() }
+            return true
+        }
+        return type() && next() == nil
+    }
+
     /// A json column's `swiftType` as written outside its record: each name of one of the
     /// record's own enums is qualified (`[Kind]` → `[Book.Kind]`, `[String: [Kind]]` →
     /// `[String: [Book.Kind]]`); inside the record the type reads as written.
