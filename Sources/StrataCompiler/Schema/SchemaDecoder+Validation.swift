@@ -234,11 +234,21 @@ extension SchemaDecoder {
         }
         checkViewsAndTriggers(schema, sqlite: sqlite)
         // The statements the generated DAOs run (the named queries are prepared below, where
-        // a rejection can point at their `where` or `orderBy`). Navigation reads other tables:
-        // only when every table was created.
+        // a rejection can point at their `where` or `orderBy`), and both navigation methods of
+        // each foreign key, once per key (the schema's other tables are not walked per table).
+        // Navigation reads other tables: only when every table was created.
         let everyTableCreated = !sources.contains(where: \.hasErrors)
+        let byRecordName = Dictionary(schema.tables.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         for (tableIndex, table) in schema.tables.enumerated() where everyTableCreated {
-            for sql in DAOPlan(table: table, schema: schema).statements {
+            var statements = DAOPlan(table: table, schema: schema).statements
+            for column in table.columns {
+                guard let key = column.references, let parent = byRecordName[key.table],
+                    let parentColumn = parent.column(named: key.column)
+                else { continue }
+                statements.append(DAOPlan.navigationSQL(from: parent, where: parentColumn))
+                statements.append(DAOPlan.navigationSQL(from: table, where: column))
+            }
+            for sql in statements {
                 if case .failure(let message) = sqlite.prepare(sql) {
                     tableError(tableIndex, sources[tableIndex].keyLocation, "SQLite rejects the generated SQL of table '\(table.recordName)': \(message.text)",
                                hint: sql)
