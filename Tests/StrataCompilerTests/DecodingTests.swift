@@ -80,9 +80,9 @@ import Testing
         #expect(Suggestion.closest(to: "primarykey", in: SchemaDecoder.columnKeys) == "primaryKey")
         #expect(Suggestion.closest(to: "refrences", in: SchemaDecoder.columnKeys) == "references")
         #expect(Suggestion.closest(to: "zzz", in: SchemaDecoder.columnKeys) == nil)
-        #expect(Identifier.isValidSwiftIdentifier("default") && Identifier.isValidSwiftIdentifier("prénom"))
-        #expect(!Identifier.isValidSwiftIdentifier("a-b") && !Identifier.isValidSwiftIdentifier("_") && !Identifier.isValidSwiftIdentifier("1a"))
-        #expect(!Identifier.isValidTypeName("protocol") && Identifier.isValidTypeName("Order"))
+        #expect(SwiftNames.isValidSwiftIdentifier("default") && SwiftNames.isValidSwiftIdentifier("prénom"))
+        #expect(!SwiftNames.isValidSwiftIdentifier("a-b") && !SwiftNames.isValidSwiftIdentifier("_") && !SwiftNames.isValidSwiftIdentifier("1a"))
+        #expect(!SwiftNames.isValidTypeName("protocol") && SwiftNames.isValidTypeName("Order"))
     }
 }
 

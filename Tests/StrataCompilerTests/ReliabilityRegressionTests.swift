@@ -32,10 +32,10 @@ import Testing
     /// A table whose only column is its autoincrement key generated `INSERT INTO t () VALUES ()`,
     /// which SQLite rejects, so `strata generate` refused a valid schema.
     @Test func aTableWithOnlyAnAutoincrementKeyInserts() throws {
+        // Loading prepares every statement the DAO runs, so it threw while that SQL was wrong.
         let schema = try SchemaLoader.load(
             contents: "database: T\ntables:\n  Ticket:\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n",
             path: "T.schema.yml")
-        #expect(Generator.check(schema, migrations: [], schemaPath: "T.schema.yml").isEmpty)
         let plan = DAOPlan(table: schema.tables[0], schema: schema)
         #expect(plan.insertAssigningKeySQL == #"INSERT INTO "Ticket" DEFAULT VALUES"#)
     }

@@ -183,10 +183,9 @@ import Testing
         let errors = diagnostics.filter { $0.severity == .error }
         if let schema, errors.isEmpty {
             counts.valid += 1
-            // A valid schema renders, its DDL runs in SQLite, and its statements prepare.
+            // A valid schema renders (its DDL ran in SQLite and its statements prepared in
+            // the validation stage), and its first migration runs.
             _ = Generator.render(schema, migrations: [], schemaPath: "Fuzz.schema.yml")
-            let problems = Generator.check(schema, migrations: [], schemaPath: "Fuzz.schema.yml")
-            #expect(problems.isEmpty, "\(label()): a valid schema is rejected by SQLite: \(problems.prefix(2)) — input \(String(decoding: bytes.prefix(2_000), as: UTF8.self))")
             if let plan = try? MigrationPlanner.plan(schema: schema, migrations: []) {
                 let sql = MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: "Fuzz.schema.yml")
                 do {

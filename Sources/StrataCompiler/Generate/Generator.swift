@@ -1,9 +1,10 @@
 import Foundation
 import Strata
 
-/// The whole compile of one schema file: load and validate the YAML, load its migrations and
-/// check that replaying them gives the declared schema, check the generated SQL against a real
-/// SQLite, and render the Swift source.
+/// The whole compile of one schema file: load and validate the YAML (the stage `strata check`
+/// runs, which also prepares every statement the generated code runs in a real SQLite), load
+/// its migrations and check that replaying them gives the declared schema, and render the
+/// Swift source.
 ///
 /// ```swift
 /// let swift = try Generator.generate(schemaPath: "Sources/App/Library.schema.yml")
@@ -14,8 +15,9 @@ public enum Generator {
     public static func generate(schemaPath: String) throws -> String {
         let schema = try SchemaLoader.load(path: schemaPath)
         let migrations = try MigrationFiles.load(schemaPath: schemaPath)
-        let diagnostics = check(schema, migrations: migrations, schemaPath: schemaPath)
-            + MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+        // The schema passed the one validation stage `check` runs too (SchemaLoader); what
+        // `generate` adds is that the migrations build exactly that schema.
+        let diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
         if diagnostics.contains(where: { $0.severity == .error }) {
             throw DiagnosticsError(diagnostics)
         }
@@ -24,61 +26,15 @@ public enum Generator {
 
     /// Renders a validated schema with its migrations.
     public static func render(_ schema: Schema, migrations: [Migration], schemaPath: String) -> String {
-        let tables = schema.tables.map { SQLRenderer.createTableSQL($0, in: schema) }
-        let indexes = schema.tables.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
+        // One table order for SQL everywhere: a referenced table before the tables that
+        // reference it, as in `SQLRenderer.ddl` and the first migration.
+        let ordered = SQLRenderer.dependencyOrder(schema)
+        let tables = ordered.map { SQLRenderer.createTableSQL($0, in: schema) }
+        let indexes = ordered.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
         return SwiftRenderer.render(
             SwiftRenderer.Input(
                 schema: schema, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
                 createTableSQL: tables, createIndexSQL: indexes, migrations: migrations))
-    }
-
-    /// Prepares the statements the generated code adds to the schema's (insert, upsert,
-    /// update, delete, find, navigation) against its DDL in an in-memory SQLite. Named queries
-    /// were prepared, and their parameters numbered, by the front end.
-    public static func check(_ schema: Schema, migrations: [Migration], schemaPath: String) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        let fileStart = SourceLocation(file: schemaPath, line: 1, column: 1)
-        for table in schema.tables {
-            for column in table.columns {
-                guard case .enumeration(_, let values) = column.type else { continue }
-                var seen: [String: String] = [:]
-                for value in values {
-                    let caseName = SwiftNames.enumCase(value)
-                    if let earlier = seen[caseName] {
-                        diagnostics.append(
-                            Diagnostic(
-                                at: column.location ?? table.location ?? fileStart,
-                                "enum values '\(earlier)' and '\(value)' of \(table.recordName).\(column.name) both become the Swift case '\(caseName)'",
-                                hint: "rename one of the values"))
-                    }
-                    seen[caseName] = seen[caseName] ?? value
-                }
-            }
-        }
-        do {
-            let db = try Database.inMemory()
-            try db.writeWithoutTransaction { conn in
-                for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
-                for table in schema.tables {
-                    let plan = DAOPlan(table: table, schema: schema)
-                    let location = table.location ?? fileStart
-                    var statements = [plan.selectSQL, plan.insertSQL, plan.upsertSQL, plan.deleteSQL, plan.findSQL]
-                    if !plan.nonKeyColumns.isEmpty { statements.append(plan.updateSQL) }
-                    if table.autoincrementColumn != nil { statements.append(plan.insertAssigningKeySQL) }
-                    statements += plan.navigations.map(\.sql)
-                    for sql in statements {
-                        do {
-                            _ = try conn.makeStatement(sql: sql)
-                        } catch let error as StrataError {
-                            diagnostics.append(Diagnostic(at: location, "generated SQL is rejected by SQLite: \(error.message)", hint: sql))
-                        }
-                    }
-                }
-            }
-        } catch {
-            diagnostics.append(Diagnostic(at: fileStart, "cannot check the schema in SQLite: \(error)"))
-        }
-        return diagnostics
     }
 
     /// Writes `contents` to `path` only when the bytes differ, so an unchanged output keeps its

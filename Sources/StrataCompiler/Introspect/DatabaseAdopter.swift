@@ -126,7 +126,7 @@ public enum DatabaseAdopter {
                 warnings.append("table \(table.name): \(what) \(column.name) cannot be written in a schema file; it is kept as a comment")
                 continue
             }
-            let name = Identifier.unique(Identifier.propertyName(forColumn: column.name), among: &propertyNames)
+            let name = SwiftNames.unique(SwiftNames.propertyName(forColumn: column.name), among: &propertyNames)
             var adoptedColumn = AdoptedColumn(name: name, sqlName: column.name, type: "text")
             adoptedColumn.isOptional = !column.isNotNull
             let choice = TypeChoice.choose(declared: column.type, census: census[SQLName.fold(column.name)])
@@ -340,8 +340,8 @@ extension DatabaseAdopter {
     /// (`chinook.schema.yml` → `Chinook`), with `Schema` appended when the generated code
     /// would not compile with it.
     public static func defaultDatabaseName(forSchemaPath path: String) -> String {
-        var name = Identifier.recordName(forTable: SchemaDecoder.fileStem(path))
-        if !Identifier.isValidTypeName(name) || Identifier.typesUsedByGeneratedCode.contains(name) { name += "Schema" }
+        var name = SwiftNames.recordName(forTable: SchemaDecoder.fileStem(path))
+        if !SwiftNames.isValidTypeName(name) || SwiftNames.typesUsedByGeneratedCode.contains(name) { name += "Schema" }
         return name
     }
 }

@@ -220,7 +220,10 @@ public enum MigrationPlanner {
         for view in viewsToKeep { plan.changes.append("recreate view \(view.name) around the rebuild") }
         for trigger in triggersToKeep { plan.changes.append("recreate trigger \(trigger.name) around the rebuild") }
 
-        if !problems.isEmpty { throw MigrationPlanningError(problems) }
+        if !problems.isEmpty {
+            let locator = SchemaLocator(schema: schema)
+            throw MigrationPlanningError(problems, locations: problems.map(locator.locate))
+        }
 
         var remaining: [String] = ftsSteps.drops
         remaining +=
@@ -326,11 +329,12 @@ public enum MigrationPlanner {
             reasons.append("drop UNIQUE (\(unique.joined(separator: ", ")))")
         }
         let addedChecks = Set(added.flatMap(\.checks))
+        let written = WrittenChecks(old.sql, new.sql)
         for check in new.allChecks.subtracting(old.allChecks).sorted() where !addedChecks.contains(check) {
-            reasons.append("add CHECK (\(check))")
+            reasons.append("add CHECK (\(written[check]))")
         }
         for check in old.allChecks.subtracting(new.allChecks).sorted() {
-            reasons.append("drop CHECK (\(check))")
+            reasons.append("drop CHECK (\(written[check]))")
         }
         for column in added where column.primaryKeyPosition > 0 || column.hasNonConstantDefault {
             reasons.append("add column \(column.name) (\(column.primaryKeyPosition > 0 ? "a key column" : "a non-constant default") needs a rebuild)")

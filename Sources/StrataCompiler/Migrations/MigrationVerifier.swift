@@ -3,12 +3,13 @@ import Strata
 
 /// Checks that a schema's migrations produce exactly the schema it declares.
 ///
-/// The build plugin and the generator call ``verify(schema:schemaPath:)``: a difference becomes
-/// one error at the schema file's first line that names the command to run.
+/// The build plugin and the generator call ``verify(schema:schemaPath:)``: each difference
+/// becomes an error at the line of the table, column or index it is about (the file's first
+/// line when it has none, as for a table only the migrations create), with the command to run.
 ///
 /// ```swift
 /// let diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: "Sources/App/Shop.schema.yml")
-/// // Sources/App/Shop.schema.yml:1:1: error: the schema differs from its migrations: column customer.phone is declared but missing; run '…'
+/// // Sources/App/Shop.schema.yml:9:7: error: the schema differs from its migrations: column customer.phone is declared but missing (run '…')
 /// ```
 public enum MigrationVerifier {
     /// The differences between the structure the migrations build and the declared one, and
@@ -53,8 +54,11 @@ public enum MigrationVerifier {
         } catch {
             return [Diagnostic(at: location, "the migrations of this schema do not run: \(error)")]
         }
-        guard !found.isEmpty else { return [] }
-        return [Diagnostic(at: location, "the schema differs from its migrations: \(found.joined(separator: "; ")); \(command)")]
+        // One error per difference, at the line of the table, column or index it is about.
+        let locator = SchemaLocator(schema: schema)
+        return found.map { difference in
+            Diagnostic(at: locator.locate(difference) ?? location, "the schema differs from its migrations: \(difference)", hint: command)
+        }
     }
 
     /// `schemaPath` relative to the current directory when it lies below it (the build plugin

@@ -72,11 +72,12 @@ public enum SchemaDiff {
         }
         let oldChecks = old.allChecks
         let newChecks = new.allChecks
+        let written = WrittenChecks(old.sql, new.sql)
         for check in newChecks.subtracting(oldChecks).sorted() {
-            result.append("table \(name): CHECK (\(check)) is declared but missing")
+            result.append("table \(name): CHECK (\(written[check])) is declared but missing")
         }
         for check in oldChecks.subtracting(newChecks).sorted() {
-            result.append("table \(name): CHECK (\(check)) exists but is not declared")
+            result.append("table \(name): CHECK (\(written[check])) exists but is not declared")
         }
         if old.isStrict != new.isStrict {
             result.append("table \(name) is \(new.isStrict ? "" : "not ")STRICT in the schema but \(old.isStrict ? "" : "not ")STRICT in the migrations")

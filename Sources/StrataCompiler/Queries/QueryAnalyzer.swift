@@ -15,18 +15,6 @@ import Strata
 /// let (typed, diagnostics) = QueryAnalyzer.analyze(schema.queries, in: schema)
 /// ```
 public enum QueryAnalyzer {
-    /// Names a query cannot take: the members every `<Database>Queries` has, and words that
-    /// cannot name a method.
-    static let reservedQueryNames: Set<String> = [
-        "conn", "init", "deinit", "self", "Self", "subscript", "Type", "Protocol", "super", "_",
-    ]
-
-    /// Names a row struct's property cannot take (they do not compile, or clash with
-    /// `Hashable`).
-    static let reservedPropertyNames: Set<String> = [
-        "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "hashValue", "_",
-    ]
-
     /// Types every query of `queries` against `schema`.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
@@ -60,7 +48,7 @@ public enum QueryAnalyzer {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let structName = queriesTypeName(schema)
-        let generatedTypes = Set(schema.tables.flatMap { [$0.recordName, $0.recordName + "DAO"] } + [schema.name, structName + "SQL", structName + "Rows"])
+        let generatedTypes = Set(schema.tables.flatMap { [$0.recordName, SwiftNames.daoName($0.recordName)] } + [schema.name, structName + "SQL", structName + "Rows"])
         if let first = queries.first, generatedTypes.contains(structName) {
             diagnostics.append(Diagnostic(at: first.location ?? fileStart,
                                           "the queries type '\(structName)' (or its helpers '\(structName)SQL', '\(structName)Rows') has the name of a generated record or DAO",
@@ -70,8 +58,8 @@ public enum QueryAnalyzer {
         var methods: Set<String> = []
         for query in queries {
             let location = query.location ?? fileStart
-            if reservedQueryNames.contains(query.name) {
-                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' collides with a member of the generated '\(structName)'",
+            if let problem = SwiftNames.queriesMethodProblem(query.name) {
+                diagnostics.append(Diagnostic(at: location, "query '\(query.name)' cannot be a method of \(structName): \(problem)",
                                               hint: "rename the query"))
                 continue
             }
@@ -94,10 +82,10 @@ public enum QueryAnalyzer {
     }
 
     /// `<Database>Queries`.
-    static func queriesTypeName(_ schema: Schema) -> String { schema.name + "Queries" }
+    static func queriesTypeName(_ schema: Schema) -> String { SwiftNames.queriesTypeName(schema.name) }
 
     /// `topArtists` → `TopArtistsRow`.
-    static func rowTypeName(_ query: String) -> String { SwiftNames.upperCamelCase(query) + "Row" }
+    static func rowTypeName(_ query: String) -> String { SwiftNames.rowTypeName(query) }
 }
 
 /// The analysis of one query.
@@ -230,7 +218,7 @@ private struct Analysis {
         for name in names {
             let occurrences = tokens.indices.filter { tokens[$0].kind == .parameter(name) }
             let firstOffset = occurrences.first.map { tokens[$0].range.lowerBound } ?? firstTokenOffset
-            guard Identifier.isValidSwiftIdentifier(name) else {
+            guard SwiftNames.isValidSwiftIdentifier(name) else {
                 error(at: firstOffset, "parameter ':\(name)' is not a valid Swift identifier", hint: "it becomes the argument label")
                 continue
             }
@@ -259,7 +247,7 @@ private struct Analysis {
             }
             parameters.append(TypedQuery.Parameter(
                 name: name,
-                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.isEnum(first.base) ? first.owner : nil,
+                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.hasOwner(first.base) ? first.owner : nil,
                                                 isOptional: uses.contains { $0.optional }),
                 isList: false))
         }
@@ -268,6 +256,15 @@ private struct Analysis {
 
     static func sameType(_ a: QueryTyper.Use, _ b: QueryTyper.Use) -> Bool {
         a.base == b.base && (a.owner == b.owner || !Self.isEnum(a.base))
+    }
+
+    /// Whether a value of this type names types of its record: an enum, or json whose
+    /// `swiftType` may use the record's enums.
+    static func hasOwner(_ type: ColumnType) -> Bool {
+        switch type {
+        case .enumeration, .json: true
+        default: false
+        }
     }
 
     static func isEnum(_ type: ColumnType) -> Bool {
@@ -309,12 +306,12 @@ private struct Analysis {
             let fact = matched ? facts.columns[index] : nil
             let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].range.lowerBound } ?? firstTokenOffset
             let property = SwiftNames.lowerCamelCase(name)
-            guard Identifier.isValidSwiftIdentifier(property) else {
+            guard SwiftNames.isValidSwiftIdentifier(property) else {
                 error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
                 continue
             }
-            if QueryAnalyzer.reservedPropertyNames.contains(property) {
-                error(at: offset, "result column '\(name)' would be the row property '\(property)', which a Swift struct cannot declare",
+            if let problem = SwiftNames.propertyNameProblem(property) {
+                error(at: offset, "result column '\(name)' cannot be a row property: \(problem)",
                       hint: "add AS to give it another name")
                 continue
             }
@@ -328,7 +325,7 @@ private struct Analysis {
             if let override = overrides[name] {
                 valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
             } else if let fact, let base = fact.type.base {
-                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.isEnum(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
+                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.hasOwner(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
             } else {
                 let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
                 error(at: offset, "the type of result column '\(name)' cannot be inferred: \(fact?.type.isNull == true ? "it is always NULL" : reason)",

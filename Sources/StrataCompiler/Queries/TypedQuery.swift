@@ -6,7 +6,8 @@ public struct TypedQuery: Hashable, Sendable {
     public struct ValueType: Hashable, Sendable {
         /// The schema language type (enum and json keep their Swift type).
         public var type: ColumnType
-        /// For an enum: the record that declares it (`Book` for `Book.Format`).
+        /// For an enum, and json that may use the record's enums: the record that declares it
+        /// (`Book` for `Book.Format`).
         public var enumOwner: String?
         /// Whether the value may be NULL.
         public var isOptional: Bool

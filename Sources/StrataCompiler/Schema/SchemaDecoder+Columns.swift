@@ -4,9 +4,12 @@ extension SchemaDecoder {
         let name = key.scalarText ?? ""
         var column = Column(name: name, type: .text, location: key.location)
         var source = ColumnSource(keyLocation: key.location)
-        if !Identifier.isValidSwiftIdentifier(name) {
+        if !SwiftNames.isValidSwiftIdentifier(name) {
             error(key.location, "column name '\(name)' is not a valid Swift identifier",
                   hint: "use letters, digits and '_'; set 'column:' for the SQL name")
+        } else if let problem = SwiftNames.propertyNameProblem(name) {
+            error(key.location, "column name '\(name)' cannot be a property of \(table): \(problem)",
+                  hint: "rename the property and keep the SQL name with 'column: \(name)'")
         }
         let context = "column '\(table).\(name)'"
         if value.scalarText != nil {
@@ -74,6 +77,7 @@ extension SchemaDecoder {
         switch keyword {
         case "enum":
             var values: [String] = []
+            var caseNames: [String: String] = [:]
             if let valuesNode {
                 if let items = valuesNode.items {
                     for item in items {
@@ -81,9 +85,14 @@ extension SchemaDecoder {
                             error(item.location, "enum values must be text, found \(item.kindDescription)")
                             continue
                         }
+                        let caseName = SwiftNames.enumCaseName(text)
                         if values.contains(text) {
                             error(item.location, "enum value '\(text)' is listed twice")
+                        } else if let earlier = caseNames[caseName] {
+                            error(item.location, "enum values '\(earlier)' and '\(text)' of \(context) both become the Swift case '\(caseName)'",
+                                  hint: "rename one of the values")
                         } else {
+                            caseNames[caseName] = text
                             values.append(text)
                         }
                     }
@@ -94,20 +103,15 @@ extension SchemaDecoder {
             } else {
                 error(fields["type"]?.location ?? key.location, "enum \(context) has no values", hint: "add values: [a, b]")
             }
-            var typeName = Identifier.upperCamelCase(name)
-            if Identifier.reservedNestedTypeNames.contains(typeName) || typeName == table {
-                // `type` → `TypeValue`, `date` → `DateValue`: a nested `Type` does not compile
-                // and a nested `Date` would hide Foundation's inside the record.
-                typeName += "Value"
-            }
+            var typeName = SwiftNames.enumTypeName(forColumn: name, record: table)
             if let swiftType, let node = fields["swiftType"] {
-                if Identifier.reservedNestedTypeNames.contains(swiftType) {
+                if SwiftNames.reservedNestedTypeNames.contains(swiftType) {
                     error(node.location, "enum swiftType '\(swiftType)' cannot name a type nested in the record",
                           hint: "use another name, for example '\(swiftType)Value'")
                 } else if swiftType == table {
                     error(node.location, "enum swiftType '\(swiftType)' has the name of its record",
                           hint: "use another name, for example '\(swiftType)Value'")
-                } else if Identifier.isValidTypeName(swiftType) {
+                } else if SwiftNames.isValidTypeName(swiftType) {
                     typeName = swiftType
                 } else {
                     error(node.location, "enum swiftType '\(swiftType)' is not a valid Swift type name")
@@ -115,7 +119,10 @@ extension SchemaDecoder {
             }
             column.type = .enumeration(swiftType: typeName, values: values)
         case "json":
-            if let swiftType {
+            if let swiftType, let node = fields["swiftType"], !SwiftNames.isTypeExpression(swiftType) {
+                error(node.location, "json swiftType '\(swiftType)' is not a Swift type",
+                      hint: "name a Codable type, for example \"[String]\", \"[String: Int]\" or \"Address\"")
+            } else if let swiftType {
                 column.type = .json(swiftType: swiftType)
             } else if fields["swiftType"] == nil {
                 error(fields["type"]?.location ?? key.location, "json \(context) needs a 'swiftType'",

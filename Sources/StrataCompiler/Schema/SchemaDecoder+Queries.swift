@@ -3,10 +3,10 @@ extension SchemaDecoder {
     mutating func decodeQuery(key: YAMLNode, value: YAMLNode, table: Table) -> (Query, QuerySource)? {
         let name = key.scalarText ?? ""
         let context = "query '\(table.recordName).\(name)'"
-        if !Identifier.isValidSwiftIdentifier(name) {
+        if !SwiftNames.isValidSwiftIdentifier(name) {
             error(key.location, "query name '\(name)' is not a valid Swift identifier")
-        } else if Identifier.builtInDAOMethods.contains(name) {
-            error(key.location, "query '\(name)' has the name of a method every DAO has",
+        } else if let problem = SwiftNames.daoMethodProblem(name) {
+            error(key.location, "query '\(name)' cannot be a method of \(table.recordName)DAO: \(problem)",
                   hint: "rename it, for example '\(name)By…'")
         }
         guard let fields = mapping(value, allowed: Self.queryKeys, in: context) else { return nil }
@@ -38,7 +38,7 @@ extension SchemaDecoder {
                 } else {
                     query.limit = .fixed(number)
                 }
-            } else if let text = node.string, text.hasPrefix(":"), Identifier.isValidSwiftIdentifier(String(text.dropFirst())) {
+            } else if let text = node.string, text.hasPrefix(":"), SwiftNames.isValidSwiftIdentifier(String(text.dropFirst())) {
                 query.limit = .parameter(String(text.dropFirst()))
             } else {
                 error(node.location, "'limit' must be a number or a ':name' parameter, found \(node.kindDescription)")

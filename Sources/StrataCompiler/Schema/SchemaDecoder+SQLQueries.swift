@@ -19,7 +19,7 @@ extension SchemaDecoder {
     mutating func decodeSQLQuery(key: YAMLNode, value: YAMLNode) -> SQLQuery? {
         let name = key.scalarText ?? ""
         let context = "query '\(name)'"
-        if !Identifier.isValidSwiftIdentifier(name) {
+        if !SwiftNames.isValidSwiftIdentifier(name) {
             error(key.location, "query name '\(name)' is not a valid Swift identifier",
                   hint: "use a lowerCamelCase name: it becomes the method name")
         }

@@ -11,20 +11,20 @@ extension SchemaDecoder {
         guard let top = mapping(root, allowed: Self.topLevelKeys, in: "the schema") else { return schema }
         if let node = top["database"] {
             if let name = string(node, "'database'") {
-                if !Identifier.isValidTypeName(name) {
+                if !SwiftNames.isValidTypeName(name) {
                     error(node.location, "database name '\(name)' is not a valid Swift type name",
                           hint: "use letters, digits and '_', starting with a letter")
-                } else if Identifier.typesUsedByGeneratedCode.contains(name) {
+                } else if SwiftNames.typesUsedByGeneratedCode.contains(name) {
                     error(node.location, "database name '\(name)' would hide the type '\(name)' the generated code uses",
                           hint: "choose another name for the namespace, for example '\(name)Schema'")
                 } else {
                     schema.name = name
                 }
             }
-        } else if !Identifier.isValidTypeName(stem) {
+        } else if !SwiftNames.isValidTypeName(stem) {
             error(start, "the file name '\(stem)' is not a valid Swift type name",
                   hint: "set 'database:' to name the generated namespace")
-        } else if Identifier.typesUsedByGeneratedCode.contains(stem) {
+        } else if SwiftNames.typesUsedByGeneratedCode.contains(stem) {
             error(start, "the namespace '\(stem)' named after the file would hide the type '\(stem)' the generated code uses",
                   hint: "rename the file or use 'database:' to name the namespace, for example 'database: \(stem)Schema'")
         }
@@ -107,7 +107,7 @@ extension SchemaDecoder {
 
     /// `my-library` → `MyLibrary`: the default namespace for a file name.
     static func databaseName(fromFileStem stem: String) -> String {
-        if Identifier.isValidTypeName(stem) { return stem }
+        if SwiftNames.isValidTypeName(stem) { return stem }
         var parts: [String] = []
         var current = ""
         for scalar in stem.unicodeScalars {

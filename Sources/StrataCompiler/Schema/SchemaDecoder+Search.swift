@@ -12,7 +12,7 @@ extension SchemaDecoder {
                   hint: "remove 'withoutRowid: true' or 'search:'")
             ok = false
         }
-        for query in table.queries where ["search", "searchWithSnippets"].contains(query.name) {
+        for query in table.queries where SwiftNames.searchMembers.contains(query.name) {
             error(node.location, "\(context): the DAO's '\(query.name)' methods would clash with the named query '\(query.name)'",
                   hint: "rename the query")
             ok = false

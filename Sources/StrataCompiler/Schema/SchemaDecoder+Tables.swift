@@ -4,7 +4,7 @@ extension SchemaDecoder {
         let recordName = key.scalarText ?? ""
         var table = Table(recordName: recordName, location: key.location)
         var source = TableSource(keyLocation: key.location)
-        if !Identifier.isValidTypeName(recordName) {
+        if !SwiftNames.isValidTypeName(recordName) {
             error(key.location, "record name '\(recordName)' is not a valid Swift type name",
                   hint: "use an UpperCamelCase name; set 'table:' for the SQL name")
         }

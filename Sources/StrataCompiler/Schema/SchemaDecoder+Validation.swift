@@ -37,11 +37,11 @@ extension SchemaDecoder {
                 tableError(index, location, "record '\(table.recordName)' has the name of the database namespace",
                            hint: "rename the record or set 'database:'")
             }
-            if table.recordName + "DAO" == schema.name {
+            if SwiftNames.daoName(table.recordName) == schema.name {
                 tableError(index, location, "the database namespace '\(schema.name)' has the name of the DAO generated for '\(table.recordName)'",
                            hint: "rename the record, or name the namespace differently with 'database:'")
             }
-            if Identifier.typesUsedByGeneratedCode.contains(table.recordName) {
+            if SwiftNames.typesUsedByGeneratedCode.contains(table.recordName) {
                 tableError(index, location, "record '\(table.recordName)' would hide the type '\(table.recordName)' the generated code uses",
                            hint: "rename the record and keep the SQL name with 'table: \(table.sqlName)'")
             }
@@ -168,7 +168,7 @@ extension SchemaDecoder {
                 }
                 var parameters: [Query.Parameter] = []
                 for name in names {
-                    if !Identifier.isValidSwiftIdentifier(name) {
+                    if !SwiftNames.isValidSwiftIdentifier(name) {
                         tableError(tableIndex, whereLocation, "parameter ':\(name)' is not a valid Swift identifier")
                         continue
                     }
@@ -233,6 +233,28 @@ extension SchemaDecoder {
             }
         }
         checkViewsAndTriggers(schema, sqlite: sqlite)
+        // The statements the generated DAOs run (the named queries are prepared below, where
+        // a rejection can point at their `where` or `orderBy`), and both navigation methods of
+        // each foreign key, once per key (the schema's other tables are not walked per table).
+        // Navigation reads other tables: only when every table was created.
+        let everyTableCreated = !sources.contains(where: \.hasErrors)
+        let byRecordName = Dictionary(schema.tables.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        for (tableIndex, table) in schema.tables.enumerated() where everyTableCreated {
+            var statements = DAOPlan(table: table, schema: schema).statements
+            for column in table.columns {
+                guard let key = column.references, let parent = byRecordName[key.table],
+                    let parentColumn = parent.column(named: key.column)
+                else { continue }
+                statements.append(DAOPlan.navigationSQL(from: parent, where: parentColumn))
+                statements.append(DAOPlan.navigationSQL(from: table, where: column))
+            }
+            for sql in statements {
+                if case .failure(let message) = sqlite.prepare(sql) {
+                    tableError(tableIndex, sources[tableIndex].keyLocation, "SQLite rejects the generated SQL of table '\(table.recordName)': \(message.text)",
+                               hint: sql)
+                }
+            }
+        }
         for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
             for (position, query) in table.queries.enumerated() {
                 switch checkQuery(query, source: sources[tableIndex].queries[position], table: table,

@@ -87,20 +87,27 @@ public struct DAOPlan {
         SQLRenderer.selectSQL(query, on: table)
     }
 
+    /// The statements the generated DAO runs on its own table: select, insert, upsert, update,
+    /// delete and find (not the named queries, not navigation). The validation stage prepares each.
+    public var statements: [String] {
+        var statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
+        if !nonKeyColumns.isEmpty { statements.append(updateSQL) }
+        if table.autoincrementColumn != nil { statements.append(insertAssigningKeySQL) }
+        return statements
+    }
+
+    /// The SQL of a navigation method: the rows of `table` whose `column` is the bound value.
+    static func navigationSQL(from table: Table, where column: Column) -> String {
+        let columns = table.columns.map { quoted($0.sqlName) }.joined(separator: ", ")
+        return "SELECT \(columns) FROM \(quoted(table.sqlName)) WHERE \(quoted(column.sqlName)) = ?"
+    }
+
     /// The navigation methods: to the parent along each foreign key of this table, then to the
     /// children along each foreign key of any table that refers to this one.
     public var navigations: [Navigation] {
-        var used = SwiftRenderer.builtInMethodNames.union(table.queries.map(\.name))
-        func unique(_ name: String) -> String {
-            var candidate = name
-            var counter = 2
-            while used.contains(candidate) {
-                candidate = name + String(counter)
-                counter += 1
-            }
-            used.insert(candidate)
-            return candidate
-        }
+        var used = SwiftNames.daoMembers.union(SwiftNames.forbiddenMethodNames).union(table.queries.map(\.name))
+        if table.search != nil { used.formUnion(SwiftNames.searchMembers) }
+        func unique(_ name: String) -> String { SwiftNames.unique(name, among: &used) }
         var result: [Navigation] = []
         for column in table.columns {
             guard let reference = column.references, let parent = schema.table(named: reference.table),
@@ -112,7 +119,7 @@ public struct DAOPlan {
                 break
             }
             if name == column.name { name = SwiftNames.lowerFirst(parent.recordName) }
-            let sql = "SELECT \(columnList(parent)) FROM \(Self.quoted(parent.sqlName)) WHERE \(Self.quoted(parentColumn.sqlName)) = ?"
+            let sql = Self.navigationSQL(from: parent, where: parentColumn)
             result.append(
                 Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
         }
@@ -139,7 +146,7 @@ public struct DAOPlan {
                 guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
                 var name = SwiftNames.plural(SwiftNames.lowerFirst(child.recordName))
                 if references.count > 1 { name += "By" + SwiftNames.upperFirst(column.name) }
-                let sql = "SELECT \(columnList(child)) FROM \(Self.quoted(child.sqlName)) WHERE \(Self.quoted(column.sqlName)) = ?"
+                let sql = Self.navigationSQL(from: child, where: column)
                 result.append(
                     Navigation(methodName: unique(name), target: child, isToParent: false, boundColumn: parentColumn, foreignKeyColumn: column, sql: sql))
             }

@@ -1,37 +1,8 @@
 extension SwiftRenderer {
-    /// The methods every DAO has (from the runtime's `RecordDAO` or generated below); named
-    /// queries and navigation avoid these names.
-    static let builtInMethodNames: Set<String> = [
-        "insert", "upsert", "update", "delete", "find", "fetchAll", "fetchOne", "count", "exists", "updateAll",
-        "deleteAll", "cursor", "decode", "conn",
-    ]
-
-    /// The SQL constants every DAO may have.
-    static let builtInConstantNames: Set<String> = [
-        "tableSQLName", "selectSQL", "insertSQL", "insertAssigningKeySQL", "upsertSQL", "updateSQL", "deleteSQL", "findSQL",
-    ]
-
-    /// Names that generated method bodies declare or use unqualified (`statement`, `records`,
-    /// …): a parameter with such a name keeps it as its label but gets another internal name.
-    static let bodyNames: Set<String> = ["statement", "conn", "records", "record", "stored", "value", "self", "Self"]
-
-    /// For each parameter name, in order: how it is declared in a signature (`id`,
-    /// `statement statement_`) and how the body refers to it (`id`, `statement_`).
-    static func parameterNames(_ names: [String]) -> [(declaration: String, reference: String)] {
-        var taken = Set(names).union(bodyNames)
-        return names.map { name in
-            guard bodyNames.contains(name) else { return (SwiftNames.identifier(name), SwiftNames.identifier(name)) }
-            var internalName = name + "_"
-            while taken.contains(internalName) { internalName += "_" }
-            taken.insert(internalName)
-            return ("\(name) \(internalName)", internalName)
-        }
-    }
-
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
-        let dao = SwiftNames.identifier(table.recordName + "DAO")
+        let dao = SwiftNames.identifier(SwiftNames.daoName(table.recordName))
         let plan = DAOPlan(table: table, schema: schema)
         var sqlConstants: [(name: String, sql: String, isPublic: Bool)] = [
             ("tableSQLName", plan.tableName, true),
@@ -40,7 +11,7 @@ extension SwiftRenderer {
         // Named queries and navigation get prefixed constants (`queryByIsbnSQL`), so they never
         // take a built-in constant's name; two names that differ only in their first letter's
         // case get a number.
-        var usedConstants: Set<String> = Self.builtInConstantNames
+        var usedConstants: Set<String> = SwiftNames.daoConstants
         func uniqueConstant(_ base: String) -> String {
             var candidate = base
             var counter = 2
@@ -109,7 +80,14 @@ extension SwiftRenderer {
             // Upsert.
             out.line()
             sqlConstants.append(("upsertSQL", plan.upsertSQL, false))
-            out.line("/// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.")
+            if plan.nonKeyColumns.isEmpty {
+                out.line("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and")
+                out.line("/// returns it as stored.")
+            } else {
+                out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
+                out.line("/// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger")
+                out.line("/// runs), and returns it as stored.")
+            }
             out.line("@discardableResult")
             out.block("public func upsert(_ record: \(record)) throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {
@@ -137,7 +115,7 @@ extension SwiftRenderer {
             }
 
             // Delete and find by key.
-            let keyNames = Self.parameterNames(plan.keyColumns.map(\.name))
+            let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
             let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
                 "\(names.declaration): \(column.swiftBaseType(in: table))"
             }.joined(separator: ", ")
@@ -263,7 +241,7 @@ extension SwiftRenderer {
             case .date: call = "statement.date(at: \(index), \(names))"
             case .uuid: call = "statement.uuid(at: \(index), \(names))"
             case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            case .json(let swiftType): call = "statement.json(\(swiftType).self, at: \(index), \(names))"
+            case .json: call = "statement.json(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
             }
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
@@ -297,7 +275,7 @@ extension SwiftRenderer {
     func renderQuery(_ query: Query, constant: String, table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let parameters = query.parameters
-        let names = Self.parameterNames(parameters.map(\.name))
+        let names = SwiftNames.parameterNames(parameters.map(\.name))
         let signature = zip(parameters, names).map { parameter, names in
             "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
         }.joined(separator: ", ")
@@ -343,7 +321,7 @@ extension SwiftRenderer {
     func renderNavigation(_ navigation: DAOPlan.Navigation, constant: String, table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let target = SwiftNames.identifier(navigation.target.recordName)
-        let targetDAO = SwiftNames.identifier(navigation.target.recordName + "DAO")
+        let targetDAO = SwiftNames.identifier(SwiftNames.daoName(navigation.target.recordName))
         let value = "record.\(navigation.boundColumn.swiftName)"
         if navigation.isToParent {
             out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")

@@ -89,8 +89,18 @@ extension SwiftRenderer {
     }
 
     /// The Swift type of a value type.
+    /// The record whose nested enums a value's type names, with those enums' columns only
+    /// (the query reads as no particular table does).
+    func typeScope(_ type: TypedQuery.ValueType) -> Table {
+        var scope = Table(recordName: type.enumOwner ?? "")
+        if let owner = type.enumOwner, let table = schema.table(named: owner) {
+            scope.columns = table.columns.filter { if case .enumeration = $0.type { true } else { false } }
+        }
+        return scope
+    }
+
     func swiftType(_ type: TypedQuery.ValueType) -> String {
-        let base = Column(name: "", type: type.type).swiftBaseType(in: Table(recordName: type.enumOwner ?? ""))
+        let base = Column(name: "", type: type.type).swiftBaseType(in: typeScope(type))
         return type.isOptional ? base + "?" : base
     }
 
@@ -114,11 +124,11 @@ extension SwiftRenderer {
             }
             out.line()
             out.line("/// Creates a row.")
-            let arguments = query.columns.map { "\(SwiftNames.identifier($0.propertyName)): \(swiftType($0.valueType))" }
+            let names = SwiftNames.parameterNames(query.columns.map(\.propertyName), bodyNames: SwiftNames.initializerBodyNames)
+            let arguments = zip(query.columns, names).map { "\($1.declaration): \(swiftType($0.valueType))" }
             out.block("public init(\(arguments.joined(separator: ", ")))") { out in
-                for column in query.columns {
-                    let property = SwiftNames.identifier(column.propertyName)
-                    out.line("self.\(property) = \(property)")
+                for (column, name) in zip(query.columns, names) {
+                    out.line("self.\(SwiftNames.identifier(column.propertyName)) = \(name.reference)")
                 }
             }
         }
@@ -175,7 +185,7 @@ extension SwiftRenderer {
     }
 
     func renderQueryMethod(_ query: TypedQuery, sqlNamespace: String, _ out: inout SwiftWriter) {
-        let names = Self.parameterNames(query.parameters.map(\.name))
+        let names = SwiftNames.parameterNames(query.parameters.map(\.name))
         let signature = zip(query.parameters, names).map { parameter, names in
             let type = swiftType(parameter.valueType)
             return "\(names.declaration): \(parameter.isList ? "[\(type)]" : type)"
@@ -241,7 +251,7 @@ extension SwiftRenderer {
     func decodeExpression(_ query: TypedQuery) -> String {
         switch query.shape {
         case .record(let record):
-            return "try \(SwiftNames.identifier(record + "DAO")).decode(statement)"
+            return "try \(SwiftNames.identifier(SwiftNames.daoName(record))).decode(statement)"
         case .value:
             return readValue(query, 0)
         case .rows:
@@ -257,7 +267,7 @@ extension SwiftRenderer {
         let column = query.columns[index]
         let type = column.valueType
         let read = readExpression(Column(name: column.propertyName, type: type.type, isOptional: type.isOptional),
-                                  at: index, table: Table(recordName: type.enumOwner ?? ""))
+                                  at: index, table: typeScope(type))
         if type.isOptional { return query.shape == .rows ? read : "(\(read))" }
         let check = "statement.checkedNotNull(at: \(index), query: \(SwiftNames.stringLiteral(query.name)), column: \(SwiftNames.stringLiteral(column.name)))"
         let checked = read.replacingOccurrences(of: "statement.", with: "\(check).", options: [], range: read.range(of: "statement."))

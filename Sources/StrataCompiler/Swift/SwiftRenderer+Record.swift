@@ -42,8 +42,10 @@ extension SwiftRenderer {
                 out.line("///")
                 out.line("/// Leave `\(table.autoincrementColumn?.name ?? "")` at 0 to have SQLite assign it on insert.")
             }
-            let parameters = table.columns.map { column -> String in
-                var parameter = "\(column.swiftName): \(column.swiftMemberType)"
+            // A column named `self` is the label `self` with another name inside the body.
+            let names = SwiftNames.parameterNames(table.columns.map(\.name), bodyNames: SwiftNames.initializerBodyNames)
+            let parameters = zip(table.columns, names).map { column, names -> String in
+                var parameter = "\(names.declaration): \(column.swiftMemberType)"
                 if let value = swiftDefault(column, in: table) { parameter += " = \(value)" }
                 return parameter
             }
@@ -52,8 +54,8 @@ extension SwiftRenderer {
                 out.line("    " + parameter + (offset == parameters.count - 1 ? "" : ","))
             }
             out.block(")") { out in
-                for column in table.columns {
-                    out.line("self.\(column.swiftName) = \(column.swiftName)")
+                for (column, names) in zip(table.columns, names) {
+                    out.line("self.\(column.swiftName) = \(names.reference)")
                 }
             }
         }
@@ -80,6 +82,12 @@ extension SwiftRenderer {
         return parts.joined(separator: ", ")
     }
 
+    /// The name of a column's enum inside its record.
+    func swiftTypeName(of column: Column) -> String {
+        if case .enumeration(let swiftType, _) = column.type { return swiftType }
+        return column.swiftMemberType
+    }
+
     /// The initializer default of a column, or nil when the caller must pass a value.
     func swiftDefault(_ column: Column, in table: Table) -> String? {
         if column.primaryKey == .autoincrement { return "0" }
@@ -97,8 +105,11 @@ extension SwiftRenderer {
             case (.integer(let number), .bool): return number != 0 ? "true" : "false"
             case (.text(let text), .text): return SwiftNames.stringLiteral(text)
             case (.text(let text), .enumeration):
-                // Qualified: `.none` alone would be `Optional.none` for an optional column.
-                return column.swiftBaseType(in: table) + "." + SwiftNames.enumCase(text)
+                // `.paperback`; `Mode.none` for an optional column, where `.none` (or `.some`)
+                // alone would be `Optional`'s.
+                let caseName = SwiftNames.enumCase(text)
+                guard column.isOptional, ["none", "some"].contains(caseName) else { return "." + caseName }
+                return SwiftNames.identifier(swiftTypeName(of: column)) + "." + caseName
             case (.now, .date): return "Date()"
             case (.text(let text), .date):
                 guard let date = DateFormat.date(from: text) else { break }

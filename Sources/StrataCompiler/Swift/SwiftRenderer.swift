@@ -12,7 +12,8 @@ public struct SwiftRenderer {
         public var schema: Schema
         /// The schema's file name, for the header and doc remarks (`Library.schema.yml`).
         public var sourceFileName: String
-        /// The `CREATE TABLE` statement of each table, in `schema.tables` order.
+        /// The `CREATE TABLE` statement of each table, a referenced table first
+        /// (`SQLRenderer.dependencyOrder`).
         public var createTableSQL: [String]
         /// The `CREATE INDEX` statements.
         public var createIndexSQL: [String]
@@ -78,7 +79,7 @@ extension Column {
         case .date: "Date"
         case .uuid: "UUID"
         case .enumeration(let swiftType, _): "\(table.recordName).\(swiftType)"
-        case .json(let swiftType): swiftType
+        case .json(let swiftType): SwiftNames.qualified(swiftType, nestedTypes: table.enumTypeNames, in: table.recordName)
         }
     }
 
@@ -93,6 +94,16 @@ extension Column {
     }
 
     var swiftName: String { SwiftNames.identifier(name) }
+}
+
+extension Table {
+    /// The names of the enums nested in the record.
+    var enumTypeNames: Set<String> {
+        Set(columns.compactMap { column in
+            if case .enumeration(let swiftType, _) = column.type { return swiftType }
+            return nil
+        })
+    }
 }
 
 extension ColumnType {

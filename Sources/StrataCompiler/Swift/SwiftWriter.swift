@@ -15,10 +15,13 @@ struct SwiftWriter {
     /// The indentation of the current level.
     var indentation: String { String(repeating: "    ", count: depth) }
 
-    /// Writes `prefix`, a multi-line string literal of `value` indented like the current
-    /// level, then `suffix`.
+    /// Writes `prefix`, a multi-line string literal of `value`, then `suffix`. The literal's
+    /// lines line up with the line that opens it when the literal starts that line
+    /// (`    #"""`), one level deeper than it when it follows code (`sql: #"""`).
     mutating func multiline(_ prefix: String, _ value: String, _ suffix: String) {
-        text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indentation + "    ") + suffix + "\n"
+        let leading = String(prefix.prefix { $0 == " " })
+        let indent = indentation + leading + (prefix.count > leading.count ? "    " : "")
+        text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indent) + suffix + "\n"
     }
 
     /// Writes `header {`, the body one level deeper, then `}`.

@@ -5,7 +5,8 @@ import Testing
 /// Every ```swift example in README.md, docs/*.md and the DocC catalog compiles.
 ///
 /// The examples of each page become one target of a fresh package that depends on this one by
-/// path and uses the build plugin, so all of them compile in ONE nested package build. A page's
+/// path and uses the build plugin, so all of them compile in ONE nested package build (shared
+/// with the compile corpus: ``NestedPackage``). A page's
 /// target holds the page's own schema (its first ```yaml block with
 /// `database:` and `tables:` lines), or the
 /// schema of the page named by a `<!-- examples use the schema of FILE -->` line, or the
@@ -161,11 +162,15 @@ import Testing
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
     }
 
-    /// The package holding one target per page with examples to compile.
-    static func makePackage() throws -> (URL, [String]) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-doc-examples-\(UUID().uuidString)")
+    /// The targets of the pages with examples to compile.
+    static func targetNames() throws -> [String] {
+        try pages().filter { page in page.snippets.contains { $0.notCompiled == nil } }.map { targetName($0.file) }
+    }
+
+    /// Adds one target per page with examples to compile to the package at `root`; returns
+    /// their names.
+    static func addTargets(to root: URL) throws -> [String] {
         let manager = FileManager.default
-        let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         var targets: [String] = []
         for page in try pages() where page.snippets.contains(where: { $0.notCompiled == nil }) {
             let name = targetName(page.file)
@@ -174,15 +179,7 @@ import Testing
             if let schema = page.schema {
                 let database = schema.components(separatedBy: "\n").first { $0.hasPrefix("database:") }
                     .map { $0.dropFirst("database:".count).trimmingCharacters(in: .whitespaces) } ?? "Docs"
-                let schemaURL = directory.appendingPathComponent("\(database).schema.yml")
-                try schema.write(to: schemaURL, atomically: true, encoding: .utf8)
-                // Its first migration, as `strata migration new … --name initial` writes it.
-                let loaded = try SchemaLoader.load(path: schemaURL.path)
-                let plan = try MigrationPlanner.plan(schema: loaded, migrations: [])
-                let migrations = directory.appendingPathComponent("\(database).migrations")
-                try manager.createDirectory(at: migrations, withIntermediateDirectories: true)
-                try MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent)
-                    .write(to: migrations.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+                try CompileCorpusTests.writeSchema(schema, database: database, to: directory)
             } else {
                 let schemas = ExternalTool.repositoryRoot.appendingPathComponent("schemas")
                 try manager.copyItem(at: schemas.appendingPathComponent("Library.schema.yml"),
@@ -194,44 +191,16 @@ import Testing
                 .write(to: directory.appendingPathComponent("Examples.swift"), atomically: true, encoding: .utf8)
             targets.append(name)
         }
-        let targetList = targets.map {
-            """
-                    .target(
-                        name: "\($0)",
-                        dependencies: [.product(name: "Strata", package: \(identity))],
-                        plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
-                    ),
-            """
-        }.joined(separator: "\n")
-        let manifest = """
-            // swift-tools-version: 6.1
-            import PackageDescription
-
-            let package = Package(
-                name: "DocExamples",
-                platforms: [.macOS(.v13)],
-                dependencies: [.package(path: \(MigrationPluginTests.literal(ExternalTool.repositoryRoot.path)))],
-                targets: [
-            \(targetList)
-                ]
-            )
-
-            """
-        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        return (root, targets)
+        return targets
     }
 
     @Test(.enabled(if: enabled, "compiling the documentation's examples builds a package (minutes); CI=true or STRATA_DOCS_TEST=1 runs it"))
-    func documentationExamplesCompile() throws {
-        let (package, targets) = try Self.makePackage()
-        defer { try? FileManager.default.removeItem(at: package) }
+    func documentationExamplesCompile() async throws {
+        let targets = try Self.targetNames()
         #expect(targets.count >= 5, "\(targets)")
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
-        environment["CI"] = nil
-        let scratch = package.appendingPathComponent(".build-docs").path
-        let result = try ExternalTool.run("nice", ["-n", "19", "swift", "build", "--scratch-path", scratch],
-                                          in: package, environment: environment)
-        let errors = (result.stdout + result.stderr).components(separatedBy: "\n").filter { $0.contains("error:") }
-        #expect(result.status == 0, "the documentation's examples do not compile:\n\(errors.prefix(40).joined(separator: "\n"))\n\(result.stderr.suffix(2_000))")
+        let build = try await NestedPackage.shared.value
+        let errors = build.lines(about: targets, containing: "error:")
+        #expect(build.status == 0, "the nested build failed:\n\(build.lines(containing: "error:").prefix(40).joined(separator: "\n"))")
+        #expect(errors.isEmpty, "the documentation's examples do not compile:\n\(errors.prefix(40).joined(separator: "\n"))")
     }
 }

@@ -71,7 +71,7 @@ import Testing
         #expect(diagnostics.count == 1)
         #expect(
             diagnostics.first?.description
-                == "\(workspace.schemaPath):1:1: error: the schema differs from its migrations: column customer.phone is declared but missing; run 'swift run strata migration new \(workspace.schemaPath) --name <name>'"
+                == "\(workspace.schemaPath):11:7: error: the schema differs from its migrations: column customer.phone is declared but missing (run 'swift run strata migration new \(workspace.schemaPath) --name <name>')"
         )
         try workspace.writeSchema(ShopSchema.v1)
         #expect(MigrationVerifier.verify(schema: try SchemaLoader.load(path: workspace.schemaPath), schemaPath: workspace.schemaPath).isEmpty)

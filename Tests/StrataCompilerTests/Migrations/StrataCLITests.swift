@@ -77,7 +77,7 @@ import Testing
         result = try strata("migration", "verify", "Shop.schema.yml", in: dir)
         #expect(result.status == 1)
         #expect(result.stderr.contains(
-            "Shop.schema.yml:1:1: error: the schema differs from its migrations: column customer.phone is declared but missing; run 'swift run strata migration new Shop.schema.yml --name <name>'"))
+            "Shop.schema.yml:11:7: error: the schema differs from its migrations: column customer.phone is declared but missing (run 'swift run strata migration new Shop.schema.yml --name <name>')"))
 
         result = try strata("migration", "new", "Shop.schema.yml", "--name", "add phone", "--dry-run", in: dir)
         #expect(result.status == 0 && result.stdout.contains("ALTER TABLE \"customer\" ADD COLUMN \"phone\" TEXT NOT NULL DEFAULT '';"))
@@ -167,7 +167,7 @@ import Testing
         try workspace.writeSchema(withoutNote)
         var result = try strata("migration", "new", "Shop.schema.yml", "--name", "drop_note", in: workspace.url)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Shop.schema.yml:1:1: error: column customer.note is no longer declared: dropping it deletes its values; pass --allow-destructive"))
+        #expect(result.stderr.contains("Shop.schema.yml:3:3: error: column customer.note is no longer declared: dropping it deletes its values; pass --allow-destructive"))
         #expect(try MigrationFiles.load(schemaPath: workspace.schemaPath).count == 1)
         result = try strata("migration", "new", "Shop.schema.yml", "--name", "drop_note", "--allow-destructive", in: workspace.url)
         #expect(result.status == 0 && result.stdout.contains("drop column customer.note"))

@@ -72,46 +72,46 @@ public enum Edge {
         Migration(
             version: 1, name: "initial",
             sql: #"""
-        -- 0001_initial: Edge.schema.yml
-        --   create table node table
-        --   create table Setting
-        --   create table Tick
-        --   create table Entry
-        
-        CREATE TABLE "node table" (
-          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-          "default value" TEXT NOT NULL,
-          "protocol" TEXT,
-          "order" INTEGER NOT NULL DEFAULT 1,
-          "parentId" INTEGER,
-          "kind" TEXT NOT NULL DEFAULT 'plain' CHECK ("kind" IN ('e-book', '2nd', 'plain')),
-          "extra" TEXT,
-          FOREIGN KEY ("parentId") REFERENCES "node table" ("id") ON DELETE SET NULL
-        );
-        
-        CREATE TABLE "Setting" (
-          "key" TEXT PRIMARY KEY NOT NULL,
-          "value" TEXT NOT NULL,
-          "flag" INTEGER NOT NULL DEFAULT 0 CHECK ("flag" IN (0, 1))
-        );
-        
-        CREATE TABLE "Tick" (
-          "id" INTEGER PRIMARY KEY AUTOINCREMENT
-        );
-        
-        CREATE TABLE "Entry" (
-          "statement" INTEGER NOT NULL,
-          "record" TEXT NOT NULL,
-          "type" TEXT DEFAULT 'none' CHECK ("type" IN ('none', 'some')),
-          "date" TEXT NOT NULL DEFAULT 'today' CHECK ("date" IN ('today', 'later')),
-          "at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
-          "selectId" INTEGER,
-          "prefs" TEXT NOT NULL DEFAULT '{"theme":"light"}',
-          PRIMARY KEY ("statement", "record"),
-          FOREIGN KEY ("selectId") REFERENCES "Tick" ("id") ON DELETE SET NULL
-        );
-        
-        """#,
+                -- 0001_initial: Edge.schema.yml
+                --   create table node table
+                --   create table Setting
+                --   create table Tick
+                --   create table Entry
+
+                CREATE TABLE "node table" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "default value" TEXT NOT NULL,
+                  "protocol" TEXT,
+                  "order" INTEGER NOT NULL DEFAULT 1,
+                  "parentId" INTEGER,
+                  "kind" TEXT NOT NULL DEFAULT 'plain' CHECK ("kind" IN ('e-book', '2nd', 'plain')),
+                  "extra" TEXT,
+                  FOREIGN KEY ("parentId") REFERENCES "node table" ("id") ON DELETE SET NULL
+                );
+
+                CREATE TABLE "Setting" (
+                  "key" TEXT PRIMARY KEY NOT NULL,
+                  "value" TEXT NOT NULL,
+                  "flag" INTEGER NOT NULL DEFAULT 0 CHECK ("flag" IN (0, 1))
+                );
+
+                CREATE TABLE "Tick" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT
+                );
+
+                CREATE TABLE "Entry" (
+                  "statement" INTEGER NOT NULL,
+                  "record" TEXT NOT NULL,
+                  "type" TEXT DEFAULT 'none' CHECK ("type" IN ('none', 'some')),
+                  "date" TEXT NOT NULL DEFAULT 'today' CHECK ("date" IN ('today', 'later')),
+                  "at" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+                  "selectId" INTEGER,
+                  "prefs" TEXT NOT NULL DEFAULT '{"theme":"light"}',
+                  PRIMARY KEY ("statement", "record"),
+                  FOREIGN KEY ("selectId") REFERENCES "Tick" ("id") ON DELETE SET NULL
+                );
+
+                """#,
             checksum: "a98cb55dad99987542294b93ec9fc5cdd50ee4a31574c99c4dab6d9b0f4d078f"),
     ]
 
@@ -166,7 +166,7 @@ public struct Node: Sendable, Hashable, Codable, Identifiable {
         `protocol`: String? = nil,
         order: Int = 1,
         parentId: Int? = nil,
-        kind: Kind = Node.Kind.plain,
+        kind: Kind = .plain,
         extra: [String: Int]? = nil
     ) {
         self.id = id
@@ -255,7 +255,9 @@ public struct NodeDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
@@ -451,7 +453,9 @@ public struct SettingDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
@@ -586,7 +590,8 @@ public struct TickDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and
+    /// returns it as stored.
     @discardableResult
     public func upsert(_ record: Tick) throws -> Tick {
         if record.id == 0 { return try insert(record) }
@@ -725,8 +730,8 @@ public struct Entry: Sendable, Hashable, Codable {
     public init(
         statement: Int,
         record: String,
-        type: TypeValue? = Entry.TypeValue.none,
-        date: DateValue = Entry.DateValue.today,
+        type: TypeValue? = TypeValue.none,
+        date: DateValue = .today,
         at: Date = Date(),
         selectId: Int? = nil,
         prefs: Prefs
@@ -806,7 +811,9 @@ public struct EntryDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Entry) throws -> Entry {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)

@@ -93,64 +93,64 @@ public enum Library {
         Migration(
             version: 1, name: "initial",
             sql: #"""
-        -- 0001_initial: Library.schema.yml
-        --   create the tables and indexes of the schema
-        
-        CREATE TABLE "authors" (
-          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-          "name" TEXT NOT NULL,
-          "born" TEXT
-        ) STRICT;
-        
-        CREATE TABLE "books" (
-          "id" TEXT PRIMARY KEY NOT NULL,
-          "title" TEXT NOT NULL CHECK (length(title) > 0),
-          "isbn" TEXT NOT NULL UNIQUE,
-          "pages" INTEGER NOT NULL DEFAULT 0 CHECK (pages >= 0),
-          "price" REAL,
-          "format" TEXT NOT NULL DEFAULT 'paperback' CHECK ("format" IN ('hardcover', 'paperback', 'ebook')),
-          "tags" TEXT NOT NULL DEFAULT '[]',
-          "cover" BLOB,
-          "publishedAt" TEXT,
-          "authorId" INTEGER NOT NULL,
-          FOREIGN KEY ("authorId") REFERENCES "authors" ("id") ON DELETE CASCADE
-        ) STRICT;
-        
-        CREATE TABLE "book_tags" (
-          "bookId" TEXT NOT NULL,
-          "tag" TEXT NOT NULL,
-          PRIMARY KEY ("bookId", "tag"),
-          FOREIGN KEY ("bookId") REFERENCES "books" ("id") ON DELETE CASCADE
-        ) STRICT;
-        
-        CREATE TABLE "members" (
-          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-          "full_name" TEXT NOT NULL,
-          "email" TEXT NOT NULL UNIQUE,
-          "active" INTEGER NOT NULL DEFAULT 1 CHECK ("active" IN (0, 1)),
-          "joinedAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
-          "settings" TEXT NOT NULL DEFAULT '{"theme":"light"}'
-        ) STRICT;
-        
-        CREATE TABLE "loans" (
-          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-          "bookId" TEXT NOT NULL,
-          "memberId" INTEGER,
-          "lentAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
-          "dueAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now', '+21 days')),
-          "returned" INTEGER NOT NULL DEFAULT 0 CHECK ("returned" IN (0, 1)),
-          "note" TEXT,
-          FOREIGN KEY ("bookId") REFERENCES "books" ("id") ON DELETE CASCADE,
-          FOREIGN KEY ("memberId") REFERENCES "members" ("id") ON DELETE SET NULL ON UPDATE CASCADE
-        ) STRICT;
-        
-        CREATE INDEX "books_title" ON "books" ("title");
-        CREATE INDEX "book_by_author_date" ON "books" ("authorId", "publishedAt");
-        CREATE INDEX "books_price" ON "books" ("price") WHERE price IS NOT NULL;
-        CREATE INDEX "loans_memberId_returned" ON "loans" ("memberId", "returned");
-        CREATE UNIQUE INDEX "loans_open_by_book" ON "loans" ("bookId") WHERE returned = 0;
-        
-        """#,
+                -- 0001_initial: Library.schema.yml
+                --   create the tables and indexes of the schema
+
+                CREATE TABLE "authors" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "name" TEXT NOT NULL,
+                  "born" TEXT
+                ) STRICT;
+
+                CREATE TABLE "books" (
+                  "id" TEXT PRIMARY KEY NOT NULL,
+                  "title" TEXT NOT NULL CHECK (length(title) > 0),
+                  "isbn" TEXT NOT NULL UNIQUE,
+                  "pages" INTEGER NOT NULL DEFAULT 0 CHECK (pages >= 0),
+                  "price" REAL,
+                  "format" TEXT NOT NULL DEFAULT 'paperback' CHECK ("format" IN ('hardcover', 'paperback', 'ebook')),
+                  "tags" TEXT NOT NULL DEFAULT '[]',
+                  "cover" BLOB,
+                  "publishedAt" TEXT,
+                  "authorId" INTEGER NOT NULL,
+                  FOREIGN KEY ("authorId") REFERENCES "authors" ("id") ON DELETE CASCADE
+                ) STRICT;
+
+                CREATE TABLE "book_tags" (
+                  "bookId" TEXT NOT NULL,
+                  "tag" TEXT NOT NULL,
+                  PRIMARY KEY ("bookId", "tag"),
+                  FOREIGN KEY ("bookId") REFERENCES "books" ("id") ON DELETE CASCADE
+                ) STRICT;
+
+                CREATE TABLE "members" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "full_name" TEXT NOT NULL,
+                  "email" TEXT NOT NULL UNIQUE,
+                  "active" INTEGER NOT NULL DEFAULT 1 CHECK ("active" IN (0, 1)),
+                  "joinedAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+                  "settings" TEXT NOT NULL DEFAULT '{"theme":"light"}'
+                ) STRICT;
+
+                CREATE TABLE "loans" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "bookId" TEXT NOT NULL,
+                  "memberId" INTEGER,
+                  "lentAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+                  "dueAt" TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now', '+21 days')),
+                  "returned" INTEGER NOT NULL DEFAULT 0 CHECK ("returned" IN (0, 1)),
+                  "note" TEXT,
+                  FOREIGN KEY ("bookId") REFERENCES "books" ("id") ON DELETE CASCADE,
+                  FOREIGN KEY ("memberId") REFERENCES "members" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+                ) STRICT;
+
+                CREATE INDEX "books_title" ON "books" ("title");
+                CREATE INDEX "book_by_author_date" ON "books" ("authorId", "publishedAt");
+                CREATE INDEX "books_price" ON "books" ("price") WHERE price IS NOT NULL;
+                CREATE INDEX "loans_memberId_returned" ON "loans" ("memberId", "returned");
+                CREATE UNIQUE INDEX "loans_open_by_book" ON "loans" ("bookId") WHERE returned = 0;
+
+                """#,
             checksum: "dcc0f9d5c512f3c23c5c4625f23520d498473985612467096945eeb4c4b690d6"),
     ]
 
@@ -261,7 +261,9 @@ public struct AuthorDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
@@ -396,7 +398,7 @@ public struct Book: Sendable, Hashable, Codable, Identifiable {
         isbn: String,
         pages: Int = 0,
         price: Double? = nil,
-        format: Format = Book.Format.paperback,
+        format: Format = .paperback,
         tags: [String] = [],
         cover: Data? = nil,
         publishedAt: Date? = nil,
@@ -486,7 +488,9 @@ public struct BookDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
@@ -758,7 +762,8 @@ public struct BookTagDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and
+    /// returns it as stored.
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
         let statement = try self.conn.cachedStatement(Self.upsertSQL)
@@ -944,7 +949,9 @@ public struct MemberDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
@@ -1164,7 +1171,9 @@ public struct LoanDAO: RecordDAO {
         try records.map { try insert($0) }
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
