@@ -78,13 +78,40 @@ public struct DAOPlan {
     /// Deletes the row with a key.
     public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
 
-    /// Selects the row with a key.
-    public var findSQL: String { selectSQL + " WHERE \(keyCondition(keyColumns))" }
+    /// Selects the row with a key (one that has not expired, when the table expires: the
+    /// current time is parameter `keyColumns.count + 1`).
+    public var findSQL: String {
+        let sql = selectSQL + " WHERE \(keyCondition(keyColumns))"
+        return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
+    }
 
     /// The SQL of a named query: the text the front end prepared in SQLite, whose parameters it
-    /// numbered in `query.parameters` order.
+    /// numbered in `query.parameters` order. On an expiring table the condition that leaves
+    /// expired rows out follows the query's own, its current time numbered
+    /// ``queryNowIndex(_:)``.
     public func querySQL(_ query: Query) -> String {
-        SQLRenderer.selectSQL(query, on: table)
+        guard let index = queryNowIndex(query) else { return SQLRenderer.selectSQL(query, on: table) }
+        return SQLRenderer.selectSQL(query, on: table, notExpired: Expiry.notExpiredCondition(now: "?\(index)"))
+    }
+
+    /// The parameter number of the current time in a named query of an expiring table (nil for
+    /// other tables): after the parameters of `where`, before a `limit` parameter.
+    public func queryNowIndex(_ query: Query) -> Int? {
+        guard table.expires else { return nil }
+        return query.parameters.count - (hasLimitOnlyParameter(query) ? 1 : 0) + 1
+    }
+
+    /// Whether the last of `query.parameters` is its `limit:` and does not appear in `where`.
+    func hasLimitOnlyParameter(_ query: Query) -> Bool {
+        guard case .parameter(let name)? = query.limit, query.returns == .many || query.returns == .one,
+            query.parameters.last?.name == name
+        else { return false }
+        return !QueryParameters.infer(query.whereClause ?? "", table: table).names.contains(name)
+    }
+
+    /// Deletes the rows of an expiring table whose `expiresAt` is not after parameter 1.
+    public var purgeExpiredSQL: String {
+        "DELETE FROM \(tableName) WHERE \(Self.quoted(Expiry.columnName)) <= ?"
     }
 
     /// The navigation methods: to the parent along each foreign key of this table, then to the
@@ -112,7 +139,8 @@ public struct DAOPlan {
                 break
             }
             if name == column.name { name = SwiftNames.lowerFirst(parent.recordName) }
-            let sql = "SELECT \(columnList(parent)) FROM \(Self.quoted(parent.sqlName)) WHERE \(Self.quoted(parentColumn.sqlName)) = ?"
+            var sql = "SELECT \(columnList(parent)) FROM \(Self.quoted(parent.sqlName)) WHERE \(Self.quoted(parentColumn.sqlName)) = ?"
+            if parent.expires { sql += " AND " + Expiry.notExpiredCondition(now: "?") }
             result.append(
                 Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
         }
@@ -139,7 +167,8 @@ public struct DAOPlan {
                 guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
                 var name = SwiftNames.plural(SwiftNames.lowerFirst(child.recordName))
                 if references.count > 1 { name += "By" + SwiftNames.upperFirst(column.name) }
-                let sql = "SELECT \(columnList(child)) FROM \(Self.quoted(child.sqlName)) WHERE \(Self.quoted(column.sqlName)) = ?"
+                var sql = "SELECT \(columnList(child)) FROM \(Self.quoted(child.sqlName)) WHERE \(Self.quoted(column.sqlName)) = ?"
+                if child.expires { sql += " AND " + Expiry.notExpiredCondition(now: "?") }
                 result.append(
                     Navigation(methodName: unique(name), target: child, isToParent: false, boundColumn: parentColumn, foreignKeyColumn: column, sql: sql))
             }
