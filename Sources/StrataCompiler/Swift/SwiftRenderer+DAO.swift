@@ -334,11 +334,18 @@ extension SwiftRenderer {
         out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
             out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
             out.line("defer { statement.reset() }")
+            // In SQLite's numbering the current time of an expiring table's query comes after the
+            // parameters of `where`, before a `limit` parameter.
+            let bindNow = nowIndex.map { "try statement.bind(self.conn.now, at: \($0))" }
             for (offset, (parameter, names)) in zip(parameters, names).enumerated() {
-                let index = offset + 1 < (nowIndex ?? Int.max) ? offset + 1 : offset + 2
+                var index = offset + 1
+                if let nowIndex, let bindNow, index >= nowIndex {
+                    if index == nowIndex { out.line(bindNow) }
+                    index += 1
+                }
                 out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: index))
             }
-            if let nowIndex { out.line("try statement.bind(self.conn.now, at: \(nowIndex))") }
+            if let nowIndex, let bindNow, nowIndex > parameters.count { out.line(bindNow) }
             switch query.returns {
             case .many:
                 out.line("var records: [\(record)] = []")
