@@ -11,7 +11,7 @@ extension SchemaDecoder {
             let what = column.name == Expiry.columnName ? "column '\(column.name)'" : "column '\(column.name)' (SQL name '\(column.sqlName)')"
             error(columnSource.keyLocation,
                   "\(what) of table '\(table.recordName)' clashes with the '\(Expiry.columnName)' column that 'expires: true' adds",
-                  hint: "remove the column (expires: true declares it, as 'expiresAt: date?') or rename it, with 'column:' for its SQL name")
+                  hint: "delete this column, since expires: true declares 'expiresAt: date?' itself, or rename it and set 'column:' to another SQL name")
             ok = false
         }
         guard ok else { return }
