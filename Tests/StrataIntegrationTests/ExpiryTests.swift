@@ -92,6 +92,10 @@ final class TestClock: Sendable {
             #expect(f.expiresAt == at)
             try sessions.insert(Session(token: "g", userId: 1, device: "tv", expiresAt: at))
             #expect(try sessions.find(token: "g")?.expiresAt == at)
+            // A Duration's fraction of a second counts (dates are stored to the millisecond).
+            let h = try sessions.insert(Session(token: "h", userId: 1, device: "tv"), expiresIn: .milliseconds(1500))
+            #expect(h.expiresAt == Self.start.addingTimeInterval(1.5))
+            #expect(try sessions.find(token: "h")?.expiresAt == Self.start.addingTimeInterval(1.5))
         }
     }
 

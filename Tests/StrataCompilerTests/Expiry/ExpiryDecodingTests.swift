@@ -71,6 +71,37 @@ import Testing
         }
     }
 
+    @Test func aHostileTableNameIsQuotedEverywhere() throws {
+        let schema = try SchemaLoader.load(contents: #"""
+            tables:
+              Token:
+                table: 'weird "t"; --'
+                columns:
+                  id: { type: int, primaryKey: autoincrement }
+                  owner: text
+                expires: true
+                queries:
+                  byOwner: { where: "owner = :owner", limit: ":limit" }
+            """#, path: "S.schema.yml")
+        let table = try #require(schema.table(named: "Token"))
+        #expect(table.indexes.map(\.name) == [#"weird "t"; --_expiresAt"#])
+        let plan = DAOPlan(table: table, schema: schema)
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in
+            for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
+            try conn.execute(sql: #"INSERT INTO "weird ""t""; --" (owner, expiresAt) VALUES ('ann', '2000-01-01 00:00:00.000'), ('ann', NULL)"#)
+            let query = try conn.makeStatement(sql: plan.querySQL(try #require(table.queries.first)))
+            try query.bind("ann", at: 1)
+            try query.bind(Date(timeIntervalSince1970: 1_000_000_000), at: 2)
+            try query.bind(10, at: 3)
+            var found = 0
+            while try query.step() { found += 1 }
+            #expect(found == 1)
+            try conn.execute(sql: plan.purgeExpiredSQL, arguments: [Date(timeIntervalSince1970: 1_000_000_000)])
+            #expect(conn.changes == 1)
+        }
+    }
+
     @Test func aTableWithoutExpiresIsUnchanged() throws {
         let schema = try SchemaLoader.load(contents: Self.session.replacingOccurrences(of: "    expires: true\n", with: "    expires: false\n"), path: "S.schema.yml")
         let table = try #require(schema.table(named: "Session"))
