@@ -8,6 +8,9 @@
 /// must make exactly one statement (a `;` and more SQL after it throw before anything runs),
 /// and the arguments must match its parameters exactly, in number or by name.
 ///
+/// On a table with `expires: true` (docs/Expiry.md) the reads (fetches, cursors, count,
+/// exists) also leave out the rows whose `expiresAt` has passed: see ``expiresAtSQLName``.
+///
 /// ```swift
 /// let recent = try BookDAO(conn).fetchAll(where: "publishedAt > ?", ["2020-01-01"], orderBy: "title", limit: 20)
 /// let count = try BookDAO(conn).count(where: "price IS NULL")
