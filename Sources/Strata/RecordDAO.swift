@@ -43,7 +43,7 @@ extension RecordDAO {
     public static var expiresAtSQLName: String? { nil }
 
     /// The SQL of a read: `base` with `condition`, and, for an expiring table, the condition
-    /// that leaves expired rows out, whose `:strata_now` parameter ``bindRead(_:to:)`` binds.
+    /// that leaves expired rows out, whose `:strata_now` parameter `bindRead(_:to:)` binds.
     @usableFromInline
     static func readSQL(_ base: String, where condition: String?, orderBy: String?, limit: Int?, offset: Int?) -> String {
         guard let column = expiresAtSQLName else { return sql(base, where: condition, orderBy: orderBy, limit: limit, offset: offset) }
@@ -55,7 +55,7 @@ extension RecordDAO {
         return sql(base, where: notExpired, orderBy: orderBy, limit: limit, offset: offset)
     }
 
-    /// Binds `arguments` to a statement made from ``readSQL(_:where:orderBy:limit:offset:)``,
+    /// Binds `arguments` to a statement made from `readSQL(_:where:orderBy:limit:offset:)`,
     /// and the connection's current time when the table expires.
     @inlinable
     func bindRead(_ arguments: StatementArguments, to statement: Statement) throws {
