@@ -39,7 +39,9 @@ public protocol RecordDAO {
 }
 
 extension RecordDAO {
-    /// Nil: the table's rows do not expire.
+    /// Nil: the table's rows do not expire. (Inlinable, so that the reads of such a table
+    /// test a constant.)
+    @inlinable
     public static var expiresAtSQLName: String? { nil }
 
     /// The SQL of a read: `base` with `condition`, and, for an expiring table, the condition

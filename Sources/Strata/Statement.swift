@@ -327,6 +327,9 @@ public final class Statement {
     }
 
     /// Binds `arguments` to every parameter but `skipped` (0: none), which was bound already.
+    /// Always inlined: `bind(_:)` (`skipped` 0) runs for every `RecordDAO` read and pays
+    /// nothing for the parameter it never skips.
+    @inline(__always)
     func bind(_ arguments: StatementArguments, skipping skipped: Int32) throws {
         switch arguments.storage {
         case .positional(let values):
@@ -337,11 +340,9 @@ public final class Statement {
                     "the statement has \(Self.counted(count, "parameter")) but \(Self.counted(values.count, "argument")) \(values.count == 1 ? "was" : "were") given",
                     sql: sql)
             }
-            var index: Int32 = 1
-            for value in values {
-                if index == skipped { index += 1 }
-                try bind(value, at: index)
-                index += 1
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                try bind(value, at: skipped > 0 && index >= skipped ? index + 1 : index)
             }
         case .named(let values):
             let used = try bindParameters(named: values, skipping: skipped)
