@@ -66,6 +66,8 @@ public enum Generator {
                     if !plan.nonKeyColumns.isEmpty { statements.append(plan.updateSQL) }
                     if table.autoincrementColumn != nil { statements.append(plan.insertAssigningKeySQL) }
                     statements += plan.navigations.map(\.sql)
+                    // An expiring table's named queries get a condition the front end did not prepare.
+                    if table.expires { statements += table.queries.map(plan.querySQL) }
                     for sql in statements {
                         do {
                             _ = try conn.makeStatement(sql: sql)
