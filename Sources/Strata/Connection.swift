@@ -24,6 +24,9 @@ public final class Connection {
     private var savepointDepth = 0
     /// True for a connection opened read-only.
     public let isReadOnly: Bool
+    /// The clock of expiring rows: the ``Database/Configuration/now`` of the database that
+    /// opened the connection.
+    @usableFromInline var clock: @Sendable () -> Date = { Date() }
 
     /// Opens a connection. `path` is a file path or `:memory:`; `vfs` names a registered
     /// SQLite VFS (nil: the default one); `immutable` opens a read-only file with SQLite's

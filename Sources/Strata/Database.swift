@@ -53,6 +53,16 @@ public final class Database: Sendable {
         /// file. Needs Strata built against SQLCipher (docs/Encryption.md): on plain SQLite,
         /// opening with a key throws instead of writing an unencrypted file.
         public var key: String? = nil
+        /// The clock of expiring rows (`expires: true`, docs/Expiry.md): what "now" is for
+        /// generated reads, which leave out rows whose `expiresAt` has passed, for
+        /// `expiresIn:` inserts, and for `purgeExpired`. The default is the system clock; tests
+        /// set a clock they control.
+        ///
+        /// ```swift
+        /// var configuration = Library.configuration
+        /// configuration.now = { Date(timeIntervalSince1970: 1_000_000) }
+        /// ```
+        public var now: @Sendable () -> Date = { Date() }
 
         /// The default configuration.
         public init() {}
@@ -171,6 +181,7 @@ public final class Database: Sendable {
     }
 
     static func prepare(_ connection: Connection, _ configuration: Configuration) throws {
+        connection.clock = configuration.now
         try connection.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
     }
 

@@ -8,6 +8,9 @@
 /// must make exactly one statement (a `;` and more SQL after it throw before anything runs),
 /// and the arguments must match its parameters exactly, in number or by name.
 ///
+/// On a table with `expires: true` (docs/Expiry.md) the reads (fetches, cursors, count,
+/// exists) also leave out the rows whose `expiresAt` has passed: see ``expiresAtSQLName``.
+///
 /// ```swift
 /// let recent = try BookDAO(conn).fetchAll(where: "publishedAt > ?", ["2020-01-01"], orderBy: "title", limit: 20)
 /// let count = try BookDAO(conn).count(where: "price IS NULL")
@@ -27,9 +30,44 @@ public protocol RecordDAO {
 
     /// Reads one record from the current row of a statement made from ``selectSQL``.
     static func decode(_ statement: Statement) throws -> Record
+
+    /// The quoted SQL name of the `expiresAt` column of a table with `expires: true`: the reads
+    /// here (fetches, cursors, count, exists) leave out the rows whose `expiresAt` is not after
+    /// the connection's clock (``Database/Configuration/now``). Nil, the default, for a table
+    /// whose rows do not expire. `updateAll` and `deleteAll` see every row.
+    static var expiresAtSQLName: String? { get }
 }
 
 extension RecordDAO {
+    /// Nil: the table's rows do not expire. (Inlinable, so that the reads of such a table
+    /// test a constant.)
+    @inlinable
+    public static var expiresAtSQLName: String? { nil }
+
+    /// The SQL of a read: `base` with `condition`, and, for an expiring table, the condition
+    /// that leaves expired rows out, whose `:strata_now` parameter `bindRead(_:to:)` binds.
+    @usableFromInline
+    static func readSQL(_ base: String, where condition: String?, orderBy: String?, limit: Int?, offset: Int?) -> String {
+        guard let column = expiresAtSQLName else { return sql(base, where: condition, orderBy: orderBy, limit: limit, offset: offset) }
+        var notExpired = "(\(column) IS NULL OR \(column) > \(Statement.nowParameter))"
+        if let condition {
+            // A `--` comment in the condition ends with it, not with the closing parenthesis.
+            notExpired += " AND (" + condition + (condition.contains("--") ? "\n" : "") + ")"
+        }
+        return sql(base, where: notExpired, orderBy: orderBy, limit: limit, offset: offset)
+    }
+
+    /// Binds `arguments` to a statement made from `readSQL(_:where:orderBy:limit:offset:)`,
+    /// and the connection's current time when the table expires.
+    @inlinable
+    func bindRead(_ arguments: StatementArguments, to statement: Statement) throws {
+        if Self.expiresAtSQLName == nil {
+            try statement.bind(arguments)
+        } else {
+            try statement.bind(arguments, now: conn.clock())
+        }
+    }
+
     @usableFromInline
     static func sql(_ base: String, where condition: String?, orderBy: String?, limit: Int?, offset: Int?) -> String {
         guard condition != nil || orderBy != nil || limit != nil || offset != nil else { return base }
@@ -61,9 +99,9 @@ extension RecordDAO {
     ) throws -> [Record] {
         let statement = try conn.conditionStatement(
             ObjectIdentifier(Self.self), .fetchAll, where: condition, orderBy: orderBy, limit: limit, offset: offset
-        ) { Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset) }
+        ) { Self.readSQL(Self.selectSQL, where: condition, orderBy: orderBy, limit: limit, offset: offset) }
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try bindRead(arguments, to: statement)
         var records: [Record] = []
         while try statement.step() {
             records.append(try Self.decode(statement))
@@ -76,27 +114,27 @@ extension RecordDAO {
     public func fetchOne(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Record? {
         let statement = try conn.conditionStatement(
             ObjectIdentifier(Self.self), .fetchOne, where: condition, orderBy: orderBy, limit: 1, offset: nil
-        ) { Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil) }
+        ) { Self.readSQL(Self.selectSQL, where: condition, orderBy: orderBy, limit: 1, offset: nil) }
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try bindRead(arguments, to: statement)
         return try statement.step() ? Self.decode(statement) : nil
     }
 
     /// A cursor over the records matching `condition`, read one at a time: for results too
     /// large to hold in memory.
     public func cursor(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Cursor<Record> {
-        let statement = try conn.makeStatement(sql: Self.sql(Self.selectSQL, where: condition, orderBy: orderBy, limit: nil, offset: nil))
-        try statement.bind(arguments)
+        let statement = try conn.makeStatement(sql: Self.readSQL(Self.selectSQL, where: condition, orderBy: orderBy, limit: nil, offset: nil))
+        try bindRead(arguments, to: statement)
         return Cursor(statement: statement, decode: Self.decode)
     }
 
     /// The number of records matching `condition` (all when nil).
     public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
         let statement = try conn.conditionStatement(ObjectIdentifier(Self.self), .count, where: condition, orderBy: nil, limit: nil, offset: nil) {
-            Self.sql("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
+            Self.readSQL("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
         }
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try bindRead(arguments, to: statement)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
@@ -105,10 +143,10 @@ extension RecordDAO {
         // `SELECT 1 … LIMIT 1`, not `SELECT EXISTS (…)`: a condition with trailing SQL must stay
         // the end of the statement, so that it is refused as trailing SQL before anything runs.
         let statement = try conn.conditionStatement(ObjectIdentifier(Self.self), .exists, where: condition, orderBy: nil, limit: 1, offset: nil) {
-            Self.sql("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: 1, offset: nil)
+            Self.readSQL("SELECT 1 FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: 1, offset: nil)
         }
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try bindRead(arguments, to: statement)
         return try statement.step()
     }
 

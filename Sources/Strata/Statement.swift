@@ -310,41 +310,66 @@ public final class Statement {
     /// Positional arguments bind parameters 1, 2, … in order (whatever their spelling); named
     /// arguments bind `:name`, `@name` and `$name` parameters by name.
     public func bind(_ arguments: StatementArguments) throws {
+        try bind(arguments, skipping: 0)
+    }
+
+    /// The name of the parameter a read of an expiring table compares `expiresAt` with.
+    static let nowParameter = ":strata_now"
+
+    /// Binds the current time `now` to the `:strata_now` parameter that the reads of an
+    /// expiring table add (see `RecordDAO`), and `arguments` to the others, as
+    /// ``bind(_:)`` does.
+    @usableFromInline
+    func bind(_ arguments: StatementArguments, now: Date) throws {
+        let index = sqlite3_bind_parameter_index(handle, Self.nowParameter)
+        if index > 0 { try bind(now, at: index) }
+        try bind(arguments, skipping: index)
+    }
+
+    /// Binds `arguments` to every parameter but `skipped` (0: none), which was bound already.
+    /// Always inlined: `bind(_:)` (`skipped` 0) runs for every `RecordDAO` read and pays
+    /// nothing for the parameter it never skips.
+    @inline(__always)
+    func bind(_ arguments: StatementArguments, skipping skipped: Int32) throws {
         switch arguments.storage {
         case .positional(let values):
-            let count = parameterCount
+            let total = parameterCount
+            let count = skipped > 0 ? total - 1 : total
             guard values.count == count else {
                 throw StrataError.misuse(
                     "the statement has \(Self.counted(count, "parameter")) but \(Self.counted(values.count, "argument")) \(values.count == 1 ? "was" : "were") given",
                     sql: sql)
             }
             for (offset, value) in values.enumerated() {
-                try bind(value, at: Int32(offset + 1))
+                let index = Int32(offset + 1)
+                try bind(value, at: skipped > 0 && index >= skipped ? index + 1 : index)
             }
         case .named(let values):
-            let used = try bindParameters(named: values)
+            let used = try bindParameters(named: values, skipping: skipped)
             if let extra = values.first(where: { !used.contains(Self.bareName($0.key)) }) {
+                let count = skipped > 0 ? parameterCount - 1 : parameterCount
                 throw StrataError.misuse(
-                    "the named argument :\(Self.bareName(extra.key)) matches no parameter (the statement has \(Self.counted(parameterCount, "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
+                    "the named argument :\(Self.bareName(extra.key)) matches no parameter (the statement has \(Self.counted(count, "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
                     sql: sql)
             }
         }
     }
 
-    /// Binds every parameter from `values` by name and returns the (bare) names used; a
-    /// parameter without an argument, or a `?` parameter, throws.
-    func bindParameters(named values: [(key: String, value: (any DatabaseValueConvertible)?)]) throws -> Set<String> {
+    /// Binds every parameter but `skipped` from `values` by name and returns the (bare) names
+    /// used; a parameter without an argument, or a `?` parameter, throws.
+    func bindParameters(named values: [(key: String, value: (any DatabaseValueConvertible)?)], skipping skipped: Int32 = 0) throws -> Set<String> {
         let count = sqlite3_bind_parameter_count(handle)
         var used: Set<String> = []
         guard count > 0 else { return used }
-        for index in 1...count {
+        for index in 1...count where index != skipped {
             guard let raw = sqlite3_bind_parameter_name(handle, index) else {
                 throw StrataError.misuse("parameter \(index) is positional (?) but named arguments were given", sql: sql)
             }
             let name = String(String(cString: raw).dropFirst())
             guard let entry = values.first(where: { Self.bareName($0.key) == name }) else {
+                let shown = skipped > 0 ? Int(count) - 1 : Int(count)
                 throw StrataError.misuse(
-                    "the parameter :\(name) has no argument (the statement has \(Self.counted(Int(count), "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
+                    "the parameter :\(name) has no argument (the statement has \(Self.counted(shown, "parameter")), \(Self.counted(values.count, "named argument")) \(values.count == 1 ? "was" : "were") given)",
                     sql: sql)
             }
             try bind(entry.value, at: index)

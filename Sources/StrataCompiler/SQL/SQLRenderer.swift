@@ -169,9 +169,15 @@ public enum SQLRenderer {
     ///
     /// A `where` or `orderBy` that has a `--` line comment is followed by a line break, so the
     /// comment cannot swallow the `ORDER BY`, `LIMIT` or `)` after it.
-    public static func selectSQL(_ query: Query, on table: Table) -> String {
+    ///
+    /// `notExpired` is a condition every row must also meet (an expiring table's, see
+    /// ``Expiry``): it follows the query's own condition, so its parameters come after those.
+    public static func selectSQL(_ query: Query, on table: Table, notExpired: String? = nil) -> String {
         let from = " FROM \(quoteIdentifier(table.sqlName))"
-        let condition = query.whereClause.map { " WHERE " + endingLineComment($0) } ?? ""
+        var condition = query.whereClause.map { " WHERE " + endingLineComment($0) } ?? ""
+        if let notExpired {
+            condition = query.whereClause.map { " WHERE (" + endingLineComment($0) + ") AND " + notExpired } ?? " WHERE " + notExpired
+        }
         switch query.returns {
         case .count:
             return "SELECT count(*)" + from + condition

@@ -76,6 +76,9 @@ public struct Table: Hashable, Sendable {
     public var uniqueConstraints: [[String]] = []
     /// `search:`: the full-text index of the table (an external-content FTS5 table), if any.
     public var search: FullTextSearch?
+    /// `expires: true`: the table has an `expiresAt` column (see ``Expiry``) and reads leave out
+    /// expired rows.
+    public var expires: Bool = false
 
     /// Creates a table.
     public init(

@@ -41,6 +41,7 @@ extension SchemaDecoder {
         }
 
         resolvePrimaryKey(&table, &source, columnsHadErrors: diagnostics.count > before)
+        if let node = fields["expires"], !node.isNull { addExpiry(node, to: &table, &source) }
         if let node = fields["unique"], !node.isNull { table.uniqueConstraints = uniqueConstraints(node, table: table) }
 
         if let indexesNode = fields["indexes"], !indexesNode.isNull {
@@ -70,6 +71,10 @@ extension SchemaDecoder {
         }
         if let node = fields["search"], !node.isNull { table.search = decodeSearch(node, table: table) }
         checkDuplicateColumns(table, source)
+        if table.expires {
+            table.indexes.append(Expiry.index(on: table, location: fields["expires"]?.location))
+            source.indexes.append(IndexSource())
+        }
         return (table, source)
     }
 

@@ -43,6 +43,7 @@ struct SchemaDecoder {
     static let optionKeys = ["strict", "foreignKeys"]
     static let tableKeys = [
         "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique", "search",
+        "expires",
     ]
     static let searchKeys = ["columns", "tokenizer"]
     static let columnKeys = [

@@ -78,28 +78,59 @@ public struct DAOPlan {
     /// Deletes the row with a key.
     public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
 
-    /// Selects the row with a key.
-    public var findSQL: String { selectSQL + " WHERE \(keyCondition(keyColumns))" }
+    /// Selects the row with a key (one that has not expired, when the table expires: the
+    /// current time is parameter `keyColumns.count + 1`).
+    public var findSQL: String {
+        let sql = selectSQL + " WHERE \(keyCondition(keyColumns))"
+        return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
+    }
 
     /// The SQL of a named query: the text the front end prepared in SQLite, whose parameters it
-    /// numbered in `query.parameters` order.
+    /// numbered in `query.parameters` order. On an expiring table the condition that leaves
+    /// expired rows out follows the query's own, its current time numbered
+    /// ``queryNowIndex(_:)``.
     public func querySQL(_ query: Query) -> String {
-        SQLRenderer.selectSQL(query, on: table)
+        guard let index = queryNowIndex(query) else { return SQLRenderer.selectSQL(query, on: table) }
+        return SQLRenderer.selectSQL(query, on: table, notExpired: Expiry.notExpiredCondition(now: "?\(index)"))
+    }
+
+    /// The parameter number of the current time in a named query of an expiring table (nil for
+    /// other tables): after the parameters of `where`, before a `limit` parameter.
+    public func queryNowIndex(_ query: Query) -> Int? {
+        guard table.expires else { return nil }
+        return query.parameters.count - (hasLimitOnlyParameter(query) ? 1 : 0) + 1
+    }
+
+    /// Whether the last of `query.parameters` is its `limit:` and does not appear in `where`.
+    func hasLimitOnlyParameter(_ query: Query) -> Bool {
+        guard case .parameter(let name)? = query.limit, query.returns == .many || query.returns == .one,
+            query.parameters.last?.name == name
+        else { return false }
+        return !QueryParameters.infer(query.whereClause ?? "", table: table).names.contains(name)
+    }
+
+    /// Deletes the rows of an expiring table whose `expiresAt` is not after parameter 1.
+    public var purgeExpiredSQL: String {
+        "DELETE FROM \(tableName) WHERE \(Self.quoted(Expiry.columnName)) <= ?"
     }
 
     /// The statements the generated DAO runs on its own table: select, insert, upsert, update,
-    /// delete and find (not the named queries, not navigation). The validation stage prepares each.
+    /// delete and find (not navigation; the named queries only on an expiring table, whose
+    /// added condition the front end did not prepare). The validation stage prepares each.
     public var statements: [String] {
         var statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
         if !nonKeyColumns.isEmpty { statements.append(updateSQL) }
         if table.autoincrementColumn != nil { statements.append(insertAssigningKeySQL) }
+        if table.expires { statements += table.queries.map(querySQL) }
         return statements
     }
 
     /// The SQL of a navigation method: the rows of `table` whose `column` is the bound value.
     static func navigationSQL(from table: Table, where column: Column) -> String {
         let columns = table.columns.map { quoted($0.sqlName) }.joined(separator: ", ")
-        return "SELECT \(columns) FROM \(quoted(table.sqlName)) WHERE \(quoted(column.sqlName)) = ?"
+        let sql = "SELECT \(columns) FROM \(quoted(table.sqlName)) WHERE \(quoted(column.sqlName)) = ?"
+        // An expiring table's rows that have expired are left out: the current time is parameter 2.
+        return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
     }
 
     /// The navigation methods: to the parent along each foreign key of this table, then to the

@@ -99,6 +99,8 @@ extension SwiftRenderer {
                 returnStored(table, &out)
             }
 
+            if table.expires { renderExpiringWrites(table, &out) }
+
             // Update.
             if !plan.nonKeyColumns.isEmpty {
                 out.line()
@@ -139,11 +141,12 @@ extension SwiftRenderer {
             }
             out.line()
             sqlConstants.append(("findSQL", plan.findSQL, false))
-            out.line("/// The record with this key, or nil.")
+            out.line(table.expires ? "/// The record with this key, or nil (also when it has expired)." : "/// The record with this key, or nil.")
             out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
                 out.line("let statement = try self.conn.cachedStatement(Self.findSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
+                if table.expires { out.line("try statement.bind(self.conn.now, at: \(plan.keyColumns.count + 1))") }
                 out.line("return try statement.step() ? Self.decode(statement) : nil")
             }
 
@@ -152,7 +155,7 @@ extension SwiftRenderer {
                 out.line()
                 let constant = uniqueConstant("query" + SwiftNames.upperFirst(query.name) + "SQL")
                 sqlConstants.append((constant, plan.querySQL(query), false))
-                renderQuery(query, constant: constant, table: table, &out)
+                renderQuery(query, constant: constant, table: table, nowIndex: plan.queryNowIndex(query), &out)
             }
 
             // Navigation.
@@ -173,6 +176,12 @@ extension SwiftRenderer {
 
             out.line()
             out.line("// SQL")
+            if table.expires {
+                out.line()
+                out.line("/// The expiry column: `fetchAll`, `fetchOne`, `count`, `exists` and `cursor` leave out")
+                out.line("/// the rows whose `expiresAt` is not after the database's clock.")
+                out.line("public static let expiresAtSQLName: String? = \(SwiftNames.stringLiteral(DAOPlan.quoted(Expiry.columnName)))")
+            }
             for constant in sqlConstants {
                 out.line()
                 // The public constants are the `RecordDAO` requirements (text); the others are what
@@ -272,7 +281,10 @@ extension SwiftRenderer {
 
     /// A named query's method.
     /// A named query's method; `query.parameters` are in the order SQLite numbers them.
-    func renderQuery(_ query: Query, constant: String, table: Table, _ out: inout SwiftWriter) {
+    ///
+    /// `nowIndex` is the parameter of the current time in an expiring table's query: the
+    /// parameters from there on bind one later.
+    func renderQuery(_ query: Query, constant: String, table: Table, nowIndex: Int?, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let parameters = query.parameters
         let names = SwiftNames.parameterNames(parameters.map(\.name))
@@ -295,13 +307,23 @@ extension SwiftRenderer {
         case .parameter(let name): summary += ", at most `\(name)`"
         case nil: break
         }
+        if nowIndex != nil { summary += ". Expired rows are left out" }
         out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
         out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
             out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
             out.line("defer { statement.reset() }")
+            // In SQLite's numbering the current time of an expiring table's query comes after the
+            // parameters of `where`, before a `limit` parameter.
+            let bindNow = nowIndex.map { "try statement.bind(self.conn.now, at: \($0))" }
             for (offset, (parameter, names)) in zip(parameters, names).enumerated() {
-                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: offset + 1))
+                var index = offset + 1
+                if let nowIndex, let bindNow, index >= nowIndex {
+                    if index == nowIndex { out.line(bindNow) }
+                    index += 1
+                }
+                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: index))
             }
+            if let nowIndex, let bindNow, nowIndex > parameters.count { out.line(bindNow) }
             switch query.returns {
             case .many:
                 out.line("var records: [\(record)] = []")
@@ -329,6 +351,7 @@ extension SwiftRenderer {
                 out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
             }
         } else {
@@ -337,6 +360,7 @@ extension SwiftRenderer {
                 out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
                 out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
                 out.line("var records: [\(target)] = []")
                 out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")
                 out.line("return records")

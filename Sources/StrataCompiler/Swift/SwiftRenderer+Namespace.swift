@@ -48,12 +48,24 @@ extension SwiftRenderer {
             out.line("/// database is newer than this code, the history has a gap, or the file's structure was")
             out.line("/// altered outside the migrations (see `Migrator`).")
             out.line("/// Foreign keys are left on or off as `configuration` says.")
+            if schema.tables.contains(where: \.expires) {
+                out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.")
+            }
             out.line("@discardableResult")
             out.block("public static func migrate(_ db: Database) throws -> [Migration]") { out in
-                out.line("try db.writeWithoutTransaction { conn in")
-                out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
-                out.line("}")
+                if schema.tables.contains(where: \.expires) {
+                    out.line("let applied = try db.writeWithoutTransaction { conn in")
+                    out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
+                    out.line("}")
+                    out.line("try purgeExpired(db)")
+                    out.line("return applied")
+                } else {
+                    out.line("try db.writeWithoutTransaction { conn in")
+                    out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
+                    out.line("}")
+                }
             }
+            renderPurgeExpired(&out)
         }
     }
 }

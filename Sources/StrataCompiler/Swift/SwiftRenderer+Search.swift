@@ -8,7 +8,8 @@ extension SwiftRenderer {
     static let snippetTokens = 12
 
     /// `SELECT <the table's columns>[, snippet(…)] FROM T_fts JOIN T ON T.rowid = T_fts.rowid
-    /// WHERE T_fts MATCH ?1 ORDER BY bm25(T_fts) LIMIT ?2`.
+    /// WHERE T_fts MATCH ?1 ORDER BY bm25(T_fts) LIMIT ?2`; an expiring table's also leaves out
+    /// the rows whose `expiresAt` is not after `?3`.
     static func searchSQL(_ table: Table, snippet: Bool) -> String {
         let content = SQLRenderer.quoteIdentifier(table.sqlName)
         let fts = SQLRenderer.quoteIdentifier(table.searchTableName)
@@ -21,7 +22,8 @@ extension SwiftRenderer {
             columns.append("snippet(\(fts), -1, \(arguments.joined(separator: ", ")))")
         }
         return "SELECT \(columns.joined(separator: ", ")) FROM \(fts) JOIN \(content) ON \(content).rowid = \(fts).rowid"
-            + " WHERE \(fts) MATCH ?1 ORDER BY bm25(\(fts)) LIMIT ?2"
+            + " WHERE \(fts) MATCH ?1" + (table.expires ? " AND " + Expiry.notExpiredCondition(now: "?3", qualifier: content) : "")
+            + " ORDER BY bm25(\(fts)) LIMIT ?2"
     }
 
     /// Renders the search methods; returns the SQL constants they use (base names).
@@ -57,6 +59,7 @@ extension SwiftRenderer {
             out.line("defer { statement.reset() }")
             out.line("try statement.bind(query, at: 1)")
             out.line("try statement.bind(limit ?? -1, at: 2)")
+            if table.expires { out.line("try statement.bind(self.conn.now, at: 3)") }
             out.line("var records: [\(record)] = []")
             out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
             out.line("return records")
@@ -84,6 +87,7 @@ extension SwiftRenderer {
             out.line("defer { statement.reset() }")
             out.line("try statement.bind(query, at: 1)")
             out.line("try statement.bind(limit ?? -1, at: 2)")
+            if table.expires { out.line("try statement.bind(self.conn.now, at: 3)") }
             out.line("var results: [(record: \(record), snippet: String)] = []")
             out.block("while try statement.step()") { out in
                 out.line("results.append((try Self.decode(statement), statement.string(at: \(table.columns.count))))")

@@ -1,0 +1,69 @@
+/// What a table with `expires: true` adds to the generated code: inserts and upserts that set
+/// `expiresAt`, and `<Database>.purgeExpired(_:)`. (Its reads leave expired rows out through
+/// the SQL `DAOPlan` renders and the DAO's `expiresAtSQLName`.)
+extension SwiftRenderer {
+    /// `insert(_:expiresIn:)`, `insert(_:expiresAt:)`, their many-records forms, and the same
+    /// for `upsert`.
+    func renderExpiringWrites(_ table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        let member = SwiftNames.identifier(Expiry.columnName)
+        for (method, verb) in [("insert", "Inserts"), ("upsert", "Inserts or replaces")] {
+            out.line()
+            out.line("/// \(verb) `record` to expire `duration` from now, by the database's clock")
+            out.line("/// (`Database.Configuration.now`), and returns it as stored.")
+            out.line("@discardableResult")
+            out.block("public func \(method)(_ record: \(record), expiresIn duration: Duration) throws -> \(record)") { out in
+                out.line("try \(method)(record, expiresAt: self.conn.date(in: duration))")
+            }
+            out.line()
+            out.line("/// \(verb) `record` to expire at `date`, and returns it as stored.")
+            out.line("@discardableResult")
+            out.block("public func \(method)(_ record: \(record), expiresAt date: Date) throws -> \(record)") { out in
+                out.line("var record = record")
+                out.line("record.\(member) = date")
+                out.line("return try \(method)(record)")
+            }
+        }
+        out.line()
+        out.line("/// Inserts `records` in order, each to expire `duration` from now (one time for all of them),")
+        out.line("/// and returns them as stored.")
+        out.line("@discardableResult")
+        out.block("public func insert(_ records: some Sequence<\(record)>, expiresIn duration: Duration) throws -> [\(record)]") { out in
+            out.line("try insert(records, expiresAt: self.conn.date(in: duration))")
+        }
+        out.line()
+        out.line("/// Inserts `records` in order, each to expire at `date`, and returns them as stored.")
+        out.line("@discardableResult")
+        out.block("public func insert(_ records: some Sequence<\(record)>, expiresAt date: Date) throws -> [\(record)]") { out in
+            out.line("try records.map { try insert($0, expiresAt: date) }")
+        }
+    }
+
+    /// `<Database>.purgeExpired(_:)` on the namespace, when some table expires.
+    func renderPurgeExpired(_ out: inout SwiftWriter) {
+        let tables = schema.tables.filter(\.expires)
+        guard !tables.isEmpty else { return }
+        out.line()
+        out.line("/// Deletes the expired rows of \(tables.map { "`\($0.recordName)`" }.joined(separator: ", ")): those whose `expiresAt` is not")
+        out.line("/// after the database's clock (`Database.Configuration.now`), in one transaction, and returns")
+        out.line("/// how many it deleted (rows that `ON DELETE` actions remove with them are not counted).")
+        out.line("/// Reads leave expired rows out already; this reclaims their space. `migrate` runs it once.")
+        out.line("///")
+        out.line("/// ```swift")
+        out.line("/// let purged = try \(schema.name).purgeExpired(db)")
+        out.line("/// ```")
+        out.line("@discardableResult")
+        out.block("public static func purgeExpired(_ db: Database) throws -> Int") { out in
+            out.line("try db.write { conn in")
+            out.line("    let now = conn.now")
+            out.line("    var purged = 0")
+            for table in tables {
+                let sql = DAOPlan(table: table, schema: schema).purgeExpiredSQL
+                out.line("    try conn.execute(sql: \(SwiftNames.stringLiteral(sql)), arguments: [now])")
+                out.line("    purged += conn.changes")
+            }
+            out.line("    return purged")
+            out.line("}")
+        }
+    }
+}
