@@ -131,6 +131,7 @@ public enum PostgresMigrations {
         if sqliteMigrations.isEmpty {
             plan.statements = PostgresRenderer.ddl(for: schema)
             plan.changes = SQLRenderer.dependencyOrder(schema).map { "create table \($0.sqlName)" }
+                + schema.tables.flatMap { table in table.indexes.map { "create index \($0.name)" } }
             return (plan, [])
         }
         let declared = try MigrationReplay.declaredStructure(of: schema)

@@ -75,12 +75,11 @@ extension SwiftRenderer {
             out.line("/// The value a JSONB cell holds.")
             out.block("static func json<Value: Decodable>(_ type: Value.Type, _ cell: PostgresCell) throws -> Value") { out in
                 out.line("let text = try cell.decode(String.self)")
-                out.block("do") { out in
-                    out.line("return try JSONDecoder().decode(Value.self, from: Data(text.utf8))")
-                }
-                out.block("catch") { out in
-                    out.line("throw StrataError.decoding(\"column \\(cell.columnName) holds JSON that is not a \\(Value.self): \\(error)\")")
-                }
+                out.line("do {")
+                out.line("    return try JSONDecoder().decode(Value.self, from: Data(text.utf8))")
+                out.line("} catch {")
+                out.line("    throw StrataError.decoding(\"column \\(cell.columnName) holds JSON that is not a \\(Value.self): \\(error)\")")
+                out.line("}")
             }
             out.line()
             out.line("/// `value` as JSON text (keys sorted, as the SQLite DAOs write it), bound as `$n::jsonb`.")
