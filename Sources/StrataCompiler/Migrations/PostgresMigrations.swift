@@ -200,7 +200,7 @@ public enum PostgresMigrations {
             let wanted = declared.views.first { SQLName.same($0.name, view.name) }
             let unchanged = existing != nil && existing?.sql == wanted?.sql
             if unchanged { continue }
-            views.creates.append(SQLRenderer.createViewSQL(view))
+            views.creates.append(PostgresRenderer.createViewSQL(view, in: schema))
             if existing == nil { plan.changes.append("create view \(view.name)") }
         }
         for table in droppedTables { plan.changes.append("drop table \(table.name) (its rows are deleted)") }

@@ -53,6 +53,34 @@ public enum PostgresRenderer {
         }
     }
 
+    /// `sql`, an SQL fragment written for SQLite, with each unquoted name of `names` quoted as
+    /// declared: SQLite matches names without regard to case, PostgreSQL folds an unquoted name
+    /// to lower case, and the DDL quotes every name (`authorId = 1` → `"authorId" = 1`). Function
+    /// calls and `:parameters` are left alone.
+    public static func quotingNames(_ sql: String, names: [String]) -> String {
+        let tokens = SQLTokenizer.tokenize(sql)
+        var result = ""
+        var position = sql.startIndex
+        for (offset, token) in tokens.enumerated() where token.kind == .word {
+            guard let name = names.first(where: { SQLName.same($0, token.value) }) else { continue }
+            let isCall = offset + 1 < tokens.count && tokens[offset + 1].text == "("
+            let isParameter = offset > 0 && tokens[offset - 1].text == ":" && tokens[offset - 1].range.upperBound == token.range.lowerBound
+            if isCall || isParameter { continue }
+            result += sql[position..<token.range.lowerBound]
+            result += SQLRenderer.quoteIdentifier(name)
+            position = token.range.upperBound
+        }
+        return result + sql[position...]
+    }
+
+    /// The SQL names of `table`'s columns.
+    static func columnNames(_ table: Table) -> [String] { table.columns.map(\.sqlName) }
+
+    /// Every table and column name of `schema`, for view definitions.
+    static func allNames(_ schema: Schema) -> [String] {
+        schema.tables.map(\.sqlName) + schema.tables.flatMap(columnNames)
+    }
+
     /// The column definition inside `CREATE TABLE` (also `ALTER TABLE … ADD COLUMN`'s).
     public static func columnDefinition(_ column: Column, in table: Table) -> String {
         let name = SQLRenderer.quoteIdentifier(column.sqlName)
@@ -62,12 +90,19 @@ public enum PostgresRenderer {
         if singleKey { parts.append("PRIMARY KEY") }
         if !column.isOptional && !singleKey { parts.append("NOT NULL") }
         if column.isUnique && !singleKey { parts.append("UNIQUE") }
-        if let value = column.defaultValue { parts.append("DEFAULT " + defaultSQL(value, type: column.type)) }
+        if let value = column.defaultValue {
+            parts.append("DEFAULT " + quotingNames(defaultSQL(value, type: column.type), names: isExpression(value) ? columnNames(table) : []))
+        }
         if case .enumeration(_, let values) = column.type {
             parts.append("CHECK (\(name) IN (\(values.map(SQLRenderer.quoteLiteral).joined(separator: ", "))))")
         }
-        if let check = column.check { parts.append("CHECK (\(check))") }
+        if let check = column.check { parts.append("CHECK (\(quotingNames(check, names: columnNames(table))))") }
         return parts.joined(separator: " ")
+    }
+
+    static func isExpression(_ value: DefaultValue) -> Bool {
+        if case .sql = value { return true }
+        return false
     }
 
     /// `FOREIGN KEY ("a") REFERENCES "t" ("id") ON DELETE …` for a column with `references:`,
@@ -96,13 +131,20 @@ public enum PostgresRenderer {
             lines.append("UNIQUE (\(names.joined(separator: ", ")))")
         }
         lines += table.columns.compactMap { foreignKeySQL($0, in: schema, inline: false) }
-        lines += table.checks.map { "CHECK (\($0))" }
+        lines += table.checks.map { "CHECK (\(quotingNames($0, names: columnNames(table))))" }
         return "CREATE TABLE \(SQLRenderer.quoteIdentifier(table.sqlName)) (\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n)"
     }
 
-    /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]`: the same text as SQLite's.
+    /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]`: SQLite's, with the names of the condition quoted.
     public static func createIndexSQL(_ index: Index, on table: Table) -> String {
-        SQLRenderer.createIndexSQL(index, on: table)
+        var quoted = index
+        quoted.whereClause = index.whereClause.map { quotingNames($0, names: columnNames(table)) }
+        return SQLRenderer.createIndexSQL(quoted, on: table)
+    }
+
+    /// A view's `CREATE VIEW`, with the schema's table and column names quoted.
+    public static func createViewSQL(_ view: SQLObject, in schema: Schema) -> String {
+        quotingNames(SQLRenderer.createViewSQL(view), names: allNames(schema))
     }
 
     /// Every statement that creates the schema on PostgreSQL: tables in dependency order, then
@@ -111,7 +153,7 @@ public enum PostgresRenderer {
         let tables = SQLRenderer.dependencyOrder(schema)
         var statements = tables.map { createTableSQL($0, in: schema) }
         statements += tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
-        statements += schema.views.map(SQLRenderer.createViewSQL)
+        statements += schema.views.map { createViewSQL($0, in: schema) }
         return statements
     }
 }

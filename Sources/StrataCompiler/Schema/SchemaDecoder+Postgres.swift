@@ -72,6 +72,7 @@ extension SchemaDecoder {
         for pair in tables {
             guard pair.value.pairs != nil else { continue }
             let table = pair.key.scalarText ?? ""
+            let booleans = schema.table(named: table)?.columns.filter { $0.type == .bool }.map(\.sqlName) ?? []
             if let search = pair.value["search"], !search.isNull {
                 error(keyLocation("search", in: pair.value) ?? search.location,
                       "'search' on \(table) is an SQLite FTS5 index, which PostgreSQL does not have",
@@ -79,28 +80,28 @@ extension SchemaDecoder {
             }
             if let checks = pair.value["checks"] {
                 for item in checks.items ?? [checks] {
-                    if let sql = item.scalarText { checkPortableSQL(sql, at: item.location, what: "a CHECK of \(table)") }
+                    if let sql = item.scalarText { checkPortableSQL(sql, at: item.location, what: "a CHECK of \(table)", booleans: booleans) }
                 }
             }
             for index in pair.value["indexes"]?.items ?? [] {
                 if let condition = index["where"], let sql = condition.scalarText {
-                    checkPortableSQL(sql, at: condition.location, what: "an index condition of \(table)")
+                    checkPortableSQL(sql, at: condition.location, what: "an index condition of \(table)", booleans: booleans)
                 }
             }
             for query in pair.value["queries"]?.pairs ?? [] {
                 for key in ["where", "orderBy"] {
                     if let node = query.value[key], let sql = node.scalarText {
-                        checkPortableSQL(sql, at: node.location, what: "query \(table).\(query.key.scalarText ?? "")")
+                        checkPortableSQL(sql, at: node.location, what: "query \(table).\(query.key.scalarText ?? "")", booleans: booleans)
                     }
                 }
             }
             for column in pair.value["columns"]?.pairs ?? [] {
                 let name = "\(table).\(column.key.scalarText ?? "")"
                 if let check = column.value["check"], let sql = check.scalarText {
-                    checkPortableSQL(sql, at: check.location, what: "the CHECK of \(name)")
+                    checkPortableSQL(sql, at: check.location, what: "the CHECK of \(name)", booleans: booleans)
                 }
                 if let sql = column.value["default"]?["sql"], let text = sql.scalarText {
-                    checkPortableSQL(text, at: sql.location, what: "the default of \(name)")
+                    checkPortableSQL(text, at: sql.location, what: "the default of \(name)", booleans: booleans)
                 }
             }
         }
@@ -111,10 +112,21 @@ extension SchemaDecoder {
         node.pairs?.first { $0.key.scalarText == key }?.key.location
     }
 
-    /// Reports a function or operator of `sql` that only SQLite has.
-    mutating func checkPortableSQL(_ sql: String, at location: SourceLocation, what: String) {
+    /// Reports a function or operator of `sql` that only SQLite has, and a `bool` column of
+    /// `booleans` compared with 0 or 1 (PostgreSQL has no `boolean = integer`).
+    mutating func checkPortableSQL(_ sql: String, at location: SourceLocation, what: String, booleans: [String] = []) {
         let tokens = SQLTokenizer.tokenize(sql)
         for (offset, token) in tokens.enumerated() {
+            if ["=", "==", "<>", "!="].contains(token.text), offset > 0, offset + 1 < tokens.count {
+                let sides = [tokens[offset - 1], tokens[offset + 1]]
+                if let column = sides.first(where: { side in booleans.contains { side.isName($0) } }),
+                    sides.contains(where: { $0.kind == .word && ($0.text == "0" || $0.text == "1") })
+                {
+                    error(location, "\(what) compares the bool column \(column.value) with a number, which PostgreSQL does not allow",
+                          hint: "compare with TRUE or FALSE, which works in both")
+                    return
+                }
+            }
             if token.kind == .symbol && token.text == "==" {
                 error(location, "\(what) uses '==', which PostgreSQL does not have", hint: "write '=', which works in both")
                 return

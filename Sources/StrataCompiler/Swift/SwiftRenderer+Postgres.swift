@@ -502,7 +502,10 @@ public struct PostgresDAOPlan {
     /// A named query's SQL: the SQLite text with `:name` parameters numbered `$1, $2, …` in
     /// `query.parameters` order (JSON ones cast to `jsonb`).
     public func querySQL(_ query: Query) -> String {
-        let sql = SQLRenderer.selectSQL(query, on: table)
+        var quoted = query
+        quoted.whereClause = query.whereClause.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
+        quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
+        let sql = SQLRenderer.selectSQL(quoted, on: table)
         let numbers = Dictionary(query.parameters.enumerated().map { ($0.element.name, ($0.offset + 1, $0.element.type)) }, uniquingKeysWith: { a, _ in a })
         let tokens = SQLTokenizer.tokenize(sql)
         var result = ""

@@ -143,10 +143,10 @@ import Testing
               PRIMARY KEY ("isbn", "edition"),
               UNIQUE ("title", "authorId"),
               FOREIGN KEY ("authorId") REFERENCES "Author" ("id") ON DELETE CASCADE ON UPDATE RESTRICT,
-              CHECK (pages > 0)
+              CHECK ("pages" > 0)
             )
             """)
-        #expect(ddl[2] == #"CREATE INDEX "Book_title" ON "Book" ("title") WHERE inPrint"#)
+        #expect(ddl[2] == #"CREATE INDEX "Book_title" ON "Book" ("title") WHERE "inPrint""#)
         #expect(ddl[3] == #"CREATE UNIQUE INDEX "Book_ref" ON "Book" ("ref")"#)
     }
 
@@ -180,6 +180,28 @@ import Testing
                 """, path: "Shop.schema.yml")
         let table = try #require(schema.table(named: "Item"))
         let sql = PostgresDAOPlan(table: table, schema: schema).querySQL(try #require(table.queries.first))
-        #expect(sql == #"SELECT "id", "name", "meta" FROM "Item" WHERE name = $1 OR name LIKE $1 || '%' OR meta = $2::jsonb ORDER BY name LIMIT $3"#)
+        #expect(sql == #"SELECT "id", "name", "meta" FROM "Item" WHERE "name" = $1 OR "name" LIKE $1 || '%' OR "meta" = $2::jsonb ORDER BY "name" LIMIT $3"#)
+    }
+
+    /// SQLite matches names without regard to case; PostgreSQL folds unquoted ones to lower case.
+    @Test func mixedCaseNamesInSQLFragmentsAreQuotedAsDeclared() {
+        #expect(PostgresRenderer.quotingNames("authorId = :authorId AND length(title) > 0 AND AUTHORID > 1", names: ["authorId", "title", "length"])
+            == #""authorId" = :authorId AND length("title") > 0 AND "authorId" > 1"#)
+    }
+
+    @Test func boolColumnsComparedWithNumbersAreErrors() {
+        let text = """
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Loan:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  returned: { type: bool, default: false }
+                indexes:
+                  - { columns: [id], where: "returned = 0" }
+                queries:
+                  open: { where: "returned = FALSE AND id > :id" }
+            """
+        #expect(positions(text) == ["8:33: an index condition of Loan compares the bool column returned with a number, which PostgreSQL does not allow"])
     }
 }
