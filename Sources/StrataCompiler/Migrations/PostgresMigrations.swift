@@ -8,9 +8,10 @@ import Strata
 /// They are planned from the same difference as the SQLite ones (the structure the SQLite
 /// migrations build, and the declared schema), but PostgreSQL alters in place where SQLite
 /// rebuilds a table: `ALTER TABLE … ADD/DROP/RENAME COLUMN`, `ALTER COLUMN … TYPE/SET NOT
-/// NULL/SET DEFAULT`, `RENAME TO`. What the planner cannot write yet (a changed primary key,
-/// foreign key, UNIQUE or CHECK constraint of an existing table) is written into the file as a
-/// `-- TODO(strata):` line that fails the build until a person replaces it with SQL.
+/// NULL/SET DEFAULT`, `RENAME TO`, `ADD FOREIGN KEY`, `ADD UNIQUE`. What the planner cannot
+/// write yet (a changed primary key or identity, a dropped foreign key or UNIQUE constraint, an
+/// added or dropped CHECK of an existing column: PostgreSQL names constraints itself) is written
+/// into the file as a `-- TODO(strata):` line that fails the build until a person replaces it.
 ///
 /// No PostgreSQL server runs at build time, so the build checks (``verify(schema:schemaPath:sqliteMigrations:)``):
 /// - every SQLite migration has its PostgreSQL file with the same version and name, and none more;
@@ -271,14 +272,21 @@ public enum PostgresMigrations {
         if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
             outcome.manual.append("table \(table.sqlName): the primary key becomes (\(new.primaryKey.joined(separator: ", ")))")
         }
+        // Adding a constraint needs no name.
         for key in new.foreignKeys where !old.foreignKeyKeys.contains(key.normalized) && !touchesOnlyChangedColumns(key.columns, addedNames) {
-            outcome.manual.append("table \(table.sqlName): add foreign key \(key.summary)")
+            var sql = "ADD FOREIGN KEY (\(key.columns.map(SQLRenderer.quoteIdentifier).joined(separator: ", "))) REFERENCES "
+                + "\(SQLRenderer.quoteIdentifier(key.parentTable)) (\(key.parentColumns.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))"
+            if key.onDelete != "NO ACTION" { sql += " ON DELETE \(key.onDelete)" }
+            if key.onUpdate != "NO ACTION" { sql += " ON UPDATE \(key.onUpdate)" }
+            alter(sql)
+            outcome.changes.append("add foreign key \(key.summary) to \(table.sqlName)")
         }
         for key in old.foreignKeys where !new.foreignKeyKeys.contains(key.normalized) && !touchesOnlyChangedColumns(key.columns, droppedNames) {
             outcome.manual.append("table \(table.sqlName): drop foreign key \(key.summary)")
         }
         for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) && !touchesOnlyChangedColumns(unique, addedNames) {
-            outcome.manual.append("table \(table.sqlName): add UNIQUE (\(unique.joined(separator: ", ")))")
+            alter("ADD UNIQUE (\(unique.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))")
+            outcome.changes.append("add UNIQUE (\(unique.joined(separator: ", "))) to \(table.sqlName)")
         }
         for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) && !touchesOnlyChangedColumns(unique, droppedNames) {
             outcome.manual.append("table \(table.sqlName): drop UNIQUE (\(unique.joined(separator: ", ")))")
