@@ -161,7 +161,7 @@ extension SwiftRenderer {
                         out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
                     }
                 }
-                out.line("return try await stored(conn.fetchOne(Insert(record: record)))")
+                out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Insert(record: record)))")
             }
             out.line()
             out.line("/// Inserts `records` in order and returns them as stored.")
@@ -184,7 +184,7 @@ extension SwiftRenderer {
                 if let auto = table.autoincrementColumn {
                     out.line("if record.\(auto.swiftName) == 0 { return try await insert(record) }")
                 }
-                out.line("return try await stored(conn.fetchOne(Upsert(record: record)))")
+                out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Upsert(record: record)))")
             }
             out.line()
             out.line("/// The row a `RETURNING` statement gave back.")
