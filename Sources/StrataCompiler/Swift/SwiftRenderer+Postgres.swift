@@ -298,10 +298,10 @@ extension SwiftRenderer {
         switch column.type {
         case .enumeration:
             let call = "\(postgresCells).enumeration(\(column.swiftBaseType(in: table)).self, \(cell))"
-            return column.isOptional ? "\(cell).bytes == nil ? nil : try \(call)" : "try " + call
+            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
         case .json(let swiftType):
             let call = "\(postgresCells).json(\(swiftType).self, \(cell))"
-            return column.isOptional ? "\(cell).bytes == nil ? nil : try \(call)" : "try " + call
+            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
         default:
             return "try \(cell).decode(\(column.swiftBaseType(in: table))\(optional).self)"
         }

@@ -605,7 +605,7 @@ public struct CustomerPostgresDAO: Sendable {
             id: try cells[0].decode(Int.self),
             name: try cells[1].decode(String.self),
             tier: try StorePostgresValues.enumeration(Customer.Tier.self, cells[2]),
-            prefs: cells[3].bytes == nil ? nil : try StorePostgresValues.json([String: Int].self, cells[3]),
+            prefs: try cells[3].bytes == nil ? nil : StorePostgresValues.json([String: Int].self, cells[3]),
             photo: try cells[4].decode(Data?.self),
             joined: try cells[5].decode(Date.self)
         )
