@@ -157,10 +157,14 @@ extension StrataCommand.MigrationGroup {
 
         func run() throws {
             let declared = try loadSchemaOrExit(schema)
-            let diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            var diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            if declared.targetsPostgres, diagnostics.isEmpty {
+                let sqlite = (try? MigrationFiles.load(schemaPath: schema)) ?? []
+                diagnostics += PostgresMigrations.verify(schema: declared, schemaPath: schema, sqliteMigrations: sqlite)
+            }
             if diagnostics.isEmpty {
                 let count = (try? MigrationFiles.load(schemaPath: schema).count) ?? 0
-                print("ok: \(count) migration(s) produce \(schema)")
+                print("ok: \(count) migration(s) produce \(schema)" + (declared.targetsPostgres ? "; their PostgreSQL twins pass the build-time checks" : ""))
                 return
             }
             diagnostics.forEach { printError($0.description) }
