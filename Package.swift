@@ -6,12 +6,17 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        // The PostgreSQL runtime (postgres-nio): a product of its own, so SQLite-only users build no NIO.
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .executable(name: "strata", targets: ["StrataMain"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The StrataPostgres product only: PostgreSQL's wire protocol, and the logger it takes.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -28,6 +33,16 @@ let package = Package(
         ),
         .target(name: "Strata", dependencies: ["CSQLite"]),
         .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
+        .target(
+            name: "StrataPostgres",
+            dependencies: [
+                "Strata",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Throwaway PostgreSQL clusters for tests (initdb + pg_ctl in a temporary folder).
+        .target(name: "StrataPostgresTestSupport", dependencies: ["StrataPostgres"], path: "Tests/StrataPostgresTestSupport"),
         // The `strata` command's code; two one-line executables run it.
         .target(
             name: "StrataCommands",
@@ -63,6 +78,7 @@ let package = Package(
             dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataPostgresTestSupport"]),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",
