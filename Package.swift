@@ -53,7 +53,9 @@ let package = Package(
             path: "Sources/StrataCLI"
         ),
         // The `strata` executable product.
-        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands"]),
+        // The `strata` executable: the commands, with `--url postgres://…` over StrataPostgres. The
+        // plugins' tool below does without, so SQLite-only packages build no NIO.
+        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands", "StrataPostgres"]),
         // The same command as the plugins' tool. It is a target of its own, in no declared product,
         // because SwiftPM cannot give a plugin an executable target that a product of another name
         // ships ("no product named …", swiftlang/swift-package-manager#8831).
@@ -79,6 +81,13 @@ let package = Package(
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataPostgresTestSupport"]),
+        // A `dialects: [sqlite, postgres]` schema compiled by the real build plugin, run against a
+        // throwaway server: the generated PostgresDAOs, the migration history, `strata migrate --url`.
+        .testTarget(
+            name: "StrataPostgresIntegrationTests",
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", "StrataCompiler"],
+            plugins: ["StrataPlugin"]
+        ),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",

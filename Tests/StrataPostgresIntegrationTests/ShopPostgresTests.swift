@@ -32,12 +32,13 @@ struct ShopPostgresTests {
             let stored = try await pg.write { conn in try await BookPostgresDAO(conn).insert(book) }
             #expect(stored == book)
             let cheap = Book(title: "Cheap", isbn: "978-2", price: 5, authorId: ann.id)
-            try await pg.write { conn in
+            let inserted = try await pg.write { conn throws in
                 try await BookPostgresDAO(conn).insert([cheap, Book(title: "Free", isbn: "978-3", format: .ebook, authorId: bob.id)])
             }
+            #expect(inserted.map(\.title) == ["Cheap", "Free"])
 
             // find, fetchAll, named queries.
-            try await pg.read { conn in
+            try await pg.read { conn throws in
                 let books = BookPostgresDAO(conn)
                 #expect(try await books.find(id: book.id) == book)
                 #expect(try await books.find(id: UUID()) == nil)
@@ -60,7 +61,7 @@ struct ShopPostgresTests {
             var changed = stored
             changed.price = nil
             changed.tags = []
-            try await pg.write { conn in
+            try await pg.write { conn throws in
                 let books = BookPostgresDAO(conn)
                 #expect(try await books.update(changed))
                 #expect(try await !books.update(Book(title: "Nope", isbn: "0", authorId: ann.id)))
@@ -70,16 +71,16 @@ struct ShopPostgresTests {
                 let new = try await AuthorPostgresDAO(conn).upsert(Author(name: "Cy"))
                 #expect(new.id > bob.id)
             }
-            try await pg.read { conn in
+            try await pg.read { conn throws in
                 #expect(try await BookPostgresDAO(conn).find(id: book.id) == changed)
                 #expect(try await AuthorPostgresDAO(conn).find(id: bob.id)?.name == "Robert")
             }
 
             // Composite keys, enums, JSON, defaults filled by PostgreSQL.
-            let member = try await pg.write { conn in
+            let member = try await pg.write { conn throws in
                 try await MemberPostgresDAO(conn).insert(Member(fullName: "Dee", email: "dee@example.com", settings: ["theme": "dark"]))
             }
-            try await pg.write { conn in
+            try await pg.write { conn throws in
                 try await BookTagPostgresDAO(conn).insert(BookTag(bookId: book.id, tag: "b"))
                 try await BookTagPostgresDAO(conn).upsert(BookTag(bookId: book.id, tag: "a"))
                 try await BookTagPostgresDAO(conn).upsert(BookTag(bookId: book.id, tag: "a"))
@@ -88,19 +89,19 @@ struct ShopPostgresTests {
                 #expect(try await LoanPostgresDAO(conn).openForMember(memberId: member.id) == [loan])
                 #expect(try await LoanPostgresDAO(conn).member(of: loan) == member)
             }
-            try await pg.read { conn in
+            try await pg.read { conn throws in
                 #expect(try await BookTagPostgresDAO(conn).forBook(bookId: book.id).map(\.tag) == ["a", "b"])
                 #expect(try await BookTagPostgresDAO(conn).find(bookId: book.id, tag: "b") != nil)
                 #expect(try await MemberPostgresDAO(conn).find(id: member.id)?.settings == ["theme": "dark"])
             }
-            try await pg.write { conn in
+            try await pg.write { conn throws in
                 #expect(try await BookTagPostgresDAO(conn).delete(bookId: book.id, tag: "b"))
                 #expect(try await BookPostgresDAO(conn).delete(cheap))
                 #expect(try await !BookPostgresDAO(conn).delete(id: cheap.id))
                 // ON DELETE CASCADE through the foreign keys.
                 #expect(try await AuthorPostgresDAO(conn).delete(ann))
             }
-            try await pg.read { conn in
+            try await pg.read { conn throws in
                 #expect(try await BookPostgresDAO(conn).fetchAll().map(\.title) == ["Free"])
                 #expect(try await BookTagPostgresDAO(conn).fetchAll().isEmpty)
                 #expect(try await LoanPostgresDAO(conn).fetchAll().isEmpty)
@@ -141,7 +142,7 @@ struct ShopPostgresTests {
     /// The structure of a database: columns, indexes and constraints as PostgreSQL describes
     /// them (primary-key index names left out: PostgreSQL keeps the name a renamed table had).
     func structure(_ pg: PostgresDatabase) async throws -> [String] {
-        try await pg.read { conn in
+        try await pg.read { conn throws in
             var lines: [String] = []
             let columns = try await conn.query(sql: """
                 SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '-') || ' ' || is_identity
@@ -256,7 +257,10 @@ enum StrataCLI {
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
-        process.executableURL = try #require(executable, "the strata executable was not found beside the test bundle")
+        guard let executable = Self.executable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the strata executable was not found beside the test bundle"])
+        }
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
