@@ -78,7 +78,10 @@ let package = Package(
             dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataPostgresTestSupport"]),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",
