@@ -80,7 +80,10 @@ let package = Package(
             dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataPostgresTestSupport"]),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         // A `dialects: [sqlite, postgres]` schema compiled by the real build plugin, run against a
         // throwaway server: the generated PostgresDAOs, the migration history, `strata migrate --url`.
         .testTarget(

@@ -84,6 +84,7 @@ actor ConnectionPool {
     private func release(_ connection: PostgresConnection, broken: Bool) {
         busy -= 1
         if broken || isClosed {
+            if broken { logger.debug("strata: dropping the connection \(connection.id) and \(idle.count) idle ones") }
             Self.discard(connection)
             if broken {
                 // The server is probably gone: its other connections are of no use either.
@@ -146,8 +147,34 @@ actor ConnectionPool {
             message: "no server that \(wanted) within \(configuration.failoverTimeout): \(failures.joined(separator: "; "))")
     }
 
-    /// A connection to `host`, or nil when it is a standby and a writable server is wanted.
+    /// A connection to `host`, or nil when it is a standby and a writable server is wanted; all
+    /// of it (TCP, startup, authentication, the recovery check) within `connectTimeout`, since
+    /// postgres-nio bounds only the TCP connect. A connection that arrives after the time is up
+    /// is closed.
     private func connect(to host: PostgresDatabase.Configuration.Host) async throws -> PostgresConnection? {
+        let timeout = configuration.connectTimeout
+        return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+            group.addTask { try await self.connectWithoutTimeout(to: host) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw StrataError(kind: .connection, message: "\(host) did not complete the connection within \(timeout)")
+            }
+            do {
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                while case .some = await group.nextResult() {}
+                return first
+            } catch {
+                group.cancelAll()
+                while let result = await group.nextResult() {
+                    if case .success(let late?) = result { try? await late.close() }
+                }
+                throw error
+            }
+        }
+    }
+
+    private func connectWithoutTimeout(to host: PostgresDatabase.Configuration.Host) async throws -> PostgresConnection? {
         var options = PostgresConnection.Configuration(
             host: host.host, port: host.port, username: configuration.username, password: configuration.password,
             database: configuration.database, tls: tls)
@@ -157,7 +184,12 @@ actor ConnectionPool {
         let connection = try await PostgresConnection.connect(configuration: options, id: nextID, logger: logger)
         guard configuration.targetSessionAttributes == .readWrite else { return connection }
         do {
-            let rows = try await connection.query("SELECT pg_is_in_recovery()", logger: logger).collect()
+            // Cancelled (the time is up): closing the connection fails the query, which does not watch cancellation.
+            let rows = try await withTaskCancellationHandler {
+                try await connection.query("SELECT pg_is_in_recovery()", logger: logger).collect()
+            } onCancel: {
+                connection.close().whenComplete { _ in }
+            }
             if try rows.first?.decode(Bool.self) == false { return connection }
         } catch {
             try? await connection.close()

@@ -66,7 +66,7 @@ extension PostgresDatabase {
         public var connectTimeout: Duration = .seconds(10)
         /// How long a `read` or `write` that needs a new connection keeps trying the hosts (with
         /// a growing pause between rounds, up to a second) before it fails with
-        /// ``StrataError/Kind/connection``: long enough for a standby to be promoted.
+        /// `StrataError.Kind.connection`: long enough for a standby to be promoted.
         public var failoverTimeout: Duration = .seconds(30)
 
         /// Creates a configuration from its parts.

@@ -6,7 +6,7 @@ extension PostgresDatabase {
     /// for the duration of the closure: prepared statements (what generated DAOs use) and raw SQL.
     ///
     /// A prepared statement is a `PostgresPreparedStatement` (postgres-nio's protocol); the
-    /// connection prepares it on first use and reuses it after. Every error is a ``StrataError``.
+    /// connection prepares it on first use and reuses it after. Every error is a `StrataError`.
     public struct Connection: Sendable {
         /// The postgres-nio connection, for what this API does not cover (`COPY`, `LISTEN`).
         public let underlying: PostgresConnection
@@ -76,6 +76,10 @@ extension PostgresDatabase {
         }
 
         private func mapErrors<T>(sql: String, _ body: () async throws -> T) async throws -> T {
+            // postgres-nio drops a statement written to a closed channel without failing it.
+            guard !underlying.isClosed else {
+                throw StrataError(kind: .connection, message: "the connection to \(host) is closed", sql: sql)
+            }
             do {
                 return try await body()
             } catch {

@@ -21,13 +21,13 @@ import PostgresNIO
 /// - ``read(_:)`` runs its closure on the same server, outside a transaction: each statement
 ///   sees its own snapshot. Read in ``write(_:)`` for one snapshot across several statements.
 /// - When a connection is lost (the primary crashed, a standby was promoted), the call that was
-///   using it fails with ``StrataError/Kind/connection`` and the connection is dropped with the
+///   using it fails with `StrataError.Kind.connection` and the connection is dropped with the
 ///   other idle ones; the next call connects again, trying the hosts in order for up to
 ///   ``Configuration/failoverTimeout``. A failed write is not retried: whether it committed is
 ///   unknown to the client, and only the caller knows whether running it again is safe.
-/// - Every error is a ``StrataError``: ``StrataError/Kind/postgres`` with the server's
-///   ``StrataError/sqlState`` and message, ``StrataError/Kind/connection``, or
-///   ``StrataError/Kind/decoding``.
+/// - Every error is a `StrataError`: `StrataError.Kind.postgres` with the server's
+///   `StrataError.sqlState` and message, `StrataError.Kind.connection`, or
+///   `StrataError.Kind.decoding`.
 public final class PostgresDatabase: Sendable {
     /// Where and how this database connects.
     public let configuration: Configuration
@@ -64,8 +64,12 @@ public final class PostgresDatabase: Sendable {
             do {
                 value = try await body(conn)
             } catch {
-                // A lost connection rolls back by itself; the closure's error is the one to report.
-                if !conn.underlying.isClosed { _ = try? await conn.run(sql: "ROLLBACK") }
+                conn.logger.debug("strata: write failed on \(conn.host): \(error)")
+                // A lost connection rolls back by itself, and a statement sent to it might never
+                // be answered: only a connection that is known to be alive gets the ROLLBACK.
+                if (error as? StrataError)?.kind != .connection, !conn.underlying.isClosed {
+                    _ = try? await conn.run(sql: "ROLLBACK")
+                }
                 throw error
             }
             let tag = try await conn.run(sql: "COMMIT")
@@ -95,7 +99,7 @@ public final class PostgresDatabase: Sendable {
         get async { await pool.currentHost }
     }
 
-    /// Closes every connection; calls after this one fail with ``StrataError/Kind/misuse``.
+    /// Closes every connection; calls after this one fail with `StrataError.Kind.misuse`.
     /// Waits for the connections in use to be returned.
     public func close() async throws {
         try await pool.close()

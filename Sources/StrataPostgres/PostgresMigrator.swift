@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Applies an ordered list of ``Migration``s to a PostgreSQL database, safely.
+/// Applies an ordered list of `Migration`s to a PostgreSQL database, safely.
 ///
 /// ```swift
 /// try await PostgresMigrator.migrate(pg, migrations: [
@@ -14,10 +14,10 @@ import PostgresNIO
 ///   migrations applied; nothing is applied twice.
 /// - Each migration runs in its own transaction (PostgreSQL's DDL is transactional) together
 ///   with its row in `strata_migrations` (version, name, checksum, applied_at): a migration whose
-///   SQL fails leaves the database as it was before it (``StrataError/Kind/migrationFailed``).
+///   SQL fails leaves the database as it was before it (`StrataError.Kind.migrationFailed`).
 /// - Before anything runs, the history is checked: a changed checksum of an applied migration,
 ///   a database newer than the code, or a gap in either refuses with
-///   ``StrataError/Kind/migrationRefused`` and applies nothing.
+///   `StrataError.Kind.migrationRefused` and applies nothing.
 public struct PostgresMigrator: Sendable {
     /// One row of `strata_migrations`.
     public struct AppliedMigration: Sendable, Hashable {
@@ -76,7 +76,7 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// The migrations that ``migrate(_:upTo:)`` would apply now, in order, without applying
-    /// anything (a dry run); throws ``StrataError/Kind/migrationRefused`` as `migrate` would.
+    /// anything (a dry run); throws `StrataError.Kind.migrationRefused` as `migrate` would.
     public func pendingMigrations(of pg: PostgresDatabase, upTo target: Int? = nil) async throws -> [Migration] {
         try check(target)
         let status = try await status(of: pg)
@@ -100,7 +100,7 @@ public struct PostgresMigrator: Sendable {
                 return applied
             } catch {
                 // Unlock unless the connection is gone (the server released the lock then).
-                if !conn.underlying.isClosed {
+                if (error as? StrataError)?.kind != .connection, !conn.underlying.isClosed {
                     _ = try? await conn.run(sql: "ROLLBACK")
                     _ = try? await conn.run(sql: "SELECT pg_advisory_unlock(\(Self.lockKey))")
                 }
@@ -137,7 +137,7 @@ public struct PostgresMigrator: Sendable {
                     sql: "INSERT INTO \(Self.historyTable) (version, name, checksum) VALUES ($1, $2, $3)", bindings)
                 try await conn.run(sql: "COMMIT")
             } catch var error as StrataError {
-                if !conn.underlying.isClosed { _ = try? await conn.run(sql: "ROLLBACK") }
+                if error.kind != .connection, !conn.underlying.isClosed { _ = try? await conn.run(sql: "ROLLBACK") }
                 if error.kind == .postgres {
                     error.kind = .migrationFailed
                     error.message = "\(migration.fileName): \(error.message); the database is unchanged at version \(migration.version - 1)"

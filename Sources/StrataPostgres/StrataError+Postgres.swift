@@ -1,10 +1,10 @@
 import PostgresNIO
 
 extension StrataError {
-    /// The ``StrataError`` for an error thrown by postgres-nio (or anything else) while running
+    /// The `StrataError` for an error thrown by postgres-nio (or anything else) while running
     /// `sql` on `host`: a server error keeps its SQLSTATE, message, detail and constraint kind; a
-    /// lost connection is ``Kind/connection``; a value that does not decode is ``Kind/decoding``.
-    /// Any other error (a ``StrataError``, a `CancellationError`, the caller's own) passes through.
+    /// lost connection is `Kind.connection`; a value that does not decode is `Kind.decoding`.
+    /// Any other error (a `StrataError`, a `CancellationError`, the caller's own) passes through.
     static func fromPostgres(_ error: any Error, sql: String?, host: String? = nil) -> any Error {
         switch error {
         case let error as PSQLError:

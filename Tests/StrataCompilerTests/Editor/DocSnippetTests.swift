@@ -153,12 +153,19 @@ import Testing
                 body += code
             } else {
                 let effects = code.contains("await ") ? "async throws" : "throws"
-                let parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                var parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                // A page about PostgreSQL has `pg` in scope too.
+                if usesPostgres(page) { parameters += ", pg: PostgresDatabase" }
                 body += "func example\(number)(\(parameters)) \(effects) {\n" + code + "}\n"
             }
             body += "\n"
         }
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
+    }
+
+    /// Whether a page's compiled examples import StrataPostgres: its target then depends on that product.
+    static func usesPostgres(_ page: Page) -> Bool {
+        page.snippets.contains { $0.notCompiled == nil && $0.code.components(separatedBy: "\n").contains("import StrataPostgres") }
     }
 
     /// The package holding one target per page with examples to compile.
@@ -167,8 +174,10 @@ import Testing
         let manager = FileManager.default
         let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         var targets: [String] = []
+        var postgresTargets: Set<String> = []
         for page in try pages() where page.snippets.contains(where: { $0.notCompiled == nil }) {
             let name = targetName(page.file)
+            if usesPostgres(page) { postgresTargets.insert(name) }
             let directory = root.appendingPathComponent("Sources/\(name)")
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             if let schema = page.schema {
@@ -183,6 +192,14 @@ import Testing
                 try manager.createDirectory(at: migrations, withIntermediateDirectories: true)
                 try MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent)
                     .write(to: migrations.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+                if loaded.targetsPostgres {
+                    // And its PostgreSQL twin (`dialects: [sqlite, postgres]`).
+                    let (postgres, manual) = try PostgresMigrations.plan(schema: loaded, sqliteMigrations: [])
+                    let folder = migrations.appendingPathComponent(PostgresMigrations.folderName)
+                    try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try PostgresMigrations.render(postgres, manual: manual, version: 1, name: "initial", schemaFile: schemaURL.lastPathComponent, schema: loaded)
+                        .write(to: folder.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+                }
             } else {
                 let schemas = ExternalTool.repositoryRoot.appendingPathComponent("schemas")
                 try manager.copyItem(at: schemas.appendingPathComponent("Library.schema.yml"),
@@ -198,7 +215,7 @@ import Testing
             """
                     .target(
                         name: "\($0)",
-                        dependencies: [.product(name: "Strata", package: \(identity))],
+                        dependencies: [.product(name: "Strata", package: \(identity))\(postgresTargets.contains($0) ? ", .product(name: \"StrataPostgres\", package: \(identity))" : "")],
                         plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
                     ),
             """
