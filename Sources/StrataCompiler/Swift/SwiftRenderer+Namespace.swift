@@ -34,14 +34,7 @@ extension SwiftRenderer {
             out.line("}()")
             out.line()
             out.line("/// The migrations of `\(schema.name).migrations/`, with their checksums.")
-            out.line("public static let migrations: [Migration] = [")
-            for migration in input.migrations {
-                out.line("    Migration(")
-                out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
-                out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
-                out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
-            }
-            out.line("]")
+            renderMigrations("migrations", input.migrations, &out)
             out.line()
             out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
             out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
@@ -55,5 +48,17 @@ extension SwiftRenderer {
                 out.line("}")
             }
         }
+    }
+
+    /// `public static let <name>: [Migration] = [ … ]`: the migrations embedded with their checksums.
+    func renderMigrations(_ name: String, _ migrations: [Migration], _ out: inout SwiftWriter) {
+        out.line("public static let \(name): [Migration] = [")
+        for migration in migrations {
+            out.line("    Migration(")
+            out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
+            out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
+            out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
+        }
+        out.line("]")
     }
 }

@@ -35,14 +35,7 @@ extension SwiftRenderer {
         let name = SwiftNames.identifier(schema.name)
         out.block("extension \(name)") { out in
             out.line("/// The PostgreSQL migrations of `\(schema.name).migrations/postgres/`, with their checksums.")
-            out.line("public static let postgresMigrations: [Migration] = [")
-            for migration in input.postgresMigrations {
-                out.line("    Migration(")
-                out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
-                out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
-                out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
-            }
-            out.line("]")
+            renderMigrations("postgresMigrations", input.postgresMigrations, &out)
             out.line()
             out.line("/// Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an")
             out.line("/// advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing")

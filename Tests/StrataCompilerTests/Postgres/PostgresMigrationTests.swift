@@ -161,7 +161,7 @@ import Testing
         #expect(!(try String(contentsOf: workspace.url.appendingPathComponent("plain/Shop.swift"), encoding: .utf8)).contains("PostgresDAO"))
     }
 
-    @Test func theUrlNeedsTheStrataExecutablesPostgreSQLSupportOrAPostgresSchema() throws {
+    @Test func theURLNeedsAPostgresSchemaAndExcludesDatabase() throws {
         let cli = StrataCLITests()
         let workspace = try MigrationWorkspace()
         try workspace.writeSchema(PostgresMigrationTests.v1)
