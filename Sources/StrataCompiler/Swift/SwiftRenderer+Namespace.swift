@@ -1,3 +1,5 @@
+import Strata
+
 extension SwiftRenderer {
     /// `public enum Library { version, tables, indexes, migrations, migrate(_:) }`.
     func renderNamespace(_ out: inout SwiftWriter) {
