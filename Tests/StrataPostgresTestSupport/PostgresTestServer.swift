@@ -52,13 +52,15 @@ public final class PostgresTestServer: Sendable {
 
     // MARK: Finding PostgreSQL
 
-    /// The directory of `initdb`, `pg_ctl`, `pg_basebackup`: `STRATA_PG_BINDIR`, else the newest
+    /// The directory of `initdb`, `pg_ctl`, `pg_basebackup`: `STRATA_PG_BINDIR` (nil when it has no
+    /// initdb, which also shows what a machine without PostgreSQL does), else the newest
     /// `/usr/lib/postgresql/N/bin` (Debian), else the directory of `pg_config --bindir`'s answer
     /// or of `initdb` on `PATH`.
     public static let binDirectory: URL? = {
         let fileManager = FileManager.default
         if let configured = ProcessInfo.processInfo.environment["STRATA_PG_BINDIR"] {
-            return URL(fileURLWithPath: configured)
+            let bin = URL(fileURLWithPath: configured)
+            return fileManager.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) ? bin : nil
         }
         let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = ((try? fileManager.contentsOfDirectory(atPath: debian.path)) ?? []).compactMap(Int.init).sorted()
@@ -255,7 +257,10 @@ public final class PostgresTestServer: Sendable {
     /// whose end is in the error when it fails.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], in directory: URL) throws -> Int32 {
-        guard let bin = binDirectory else { throw TestServerError(message: "\(skipReason)") }
+        guard let bin = binDirectory else {
+            throw TestServerError(
+                message: "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH) and CI=true, where the PostgreSQL tests fail rather than skip: .ci/run installs it (apt-get install postgresql)")
+        }
         let executable = bin.appendingPathComponent(tool).path
         // `env -C`: the tools run in the cluster's folder (the caller's may be closed to `postgres`).
         let command = ["/usr/bin/env", "-C", directory.path, executable] + arguments
