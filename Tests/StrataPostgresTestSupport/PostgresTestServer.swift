@@ -189,6 +189,15 @@ public final class PostgresTestServer: Sendable {
         return try await PostgresDatabase(configuration: configuration)
     }
 
+    /// Runs blocking `work` (starting, promoting a server: initdb, pg_ctl, pg_basebackup run for
+    /// seconds) on a Dispatch thread, so that it does not hold one of the few threads that every
+    /// test's async code shares.
+    public static func offCooperativeThreads<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     // MARK: The server of a suite
 
     @TaskLocal static var suiteServer: PostgresTestServer?
@@ -347,7 +356,7 @@ public struct PostgresServerTrait: SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let server = try PostgresTestServer.start()
+        let server = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
         defer { server.stop() }
         try await PostgresTestServer.$suiteServer.withValue(server) {
             try await function()

@@ -256,6 +256,32 @@ struct PostgresRuntimeTests {
         #expect(tags.1.value == ["x": 1])
     }
 
+    @Test func aDatabaseDroppedWithoutCloseClosesItsConnections() async throws {
+        try await server.withDatabase { admin in
+            let name = try await admin.read { conn in try await conn.query(sql: "SELECT current_database()")[0].decode(String.self) }
+            func others() async throws -> Int {
+                try await admin.read { conn in
+                    try await conn.query(
+                        sql: "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )[0].decode(Int.self)
+                }
+            }
+            do {
+                let pg = try await PostgresDatabase(url: server.url(database: name))
+                _ = try await pg.read { conn in try await conn.query(sql: "SELECT 1") }
+                #expect(try await others() == 1)
+            }
+            // postgres-nio traps (in debug builds) when a connection is freed unclosed; the
+            // server sees the connection go. Bounded: 100 checks, 20 ms apart.
+            var remaining = try await others()
+            for _ in 0..<100 where remaining > 0 {
+                try await Task.sleep(for: .milliseconds(20))
+                remaining = try await others()
+            }
+            #expect(remaining == 0)
+        }
+    }
+
     @Test func closeRefusesLaterCalls() async throws {
         let pg = try await PostgresDatabase(url: server.url())
         try await pg.close()
