@@ -147,34 +147,12 @@ actor ConnectionPool {
             message: "no server that \(wanted) within \(configuration.failoverTimeout): \(failures.joined(separator: "; "))")
     }
 
-    /// A connection to `host`, or nil when it is a standby and a writable server is wanted; all
-    /// of it (TCP, startup, authentication, the recovery check) within `connectTimeout`, since
-    /// postgres-nio bounds only the TCP connect. A connection that arrives after the time is up
-    /// is closed.
+    /// A connection to `host`, or nil when it is a standby and a writable server is wanted.
+    ///
+    /// postgres-nio bounds the TCP connect by `connectTimeout`; the startup and the recovery
+    /// check that follow are not timed here: a timer of the caller's would fire spuriously when
+    /// the process is busy (a loaded test run starved such connections for over ten seconds).
     private func connect(to host: PostgresDatabase.Configuration.Host) async throws -> PostgresConnection? {
-        let timeout = configuration.connectTimeout
-        return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-            group.addTask { try await self.connectWithoutTimeout(to: host) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw StrataError(kind: .connection, message: "\(host) did not complete the connection within \(timeout)")
-            }
-            do {
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                while case .some = await group.nextResult() {}
-                return first
-            } catch {
-                group.cancelAll()
-                while let result = await group.nextResult() {
-                    if case .success(let late?) = result { try? await late.close() }
-                }
-                throw error
-            }
-        }
-    }
-
-    private func connectWithoutTimeout(to host: PostgresDatabase.Configuration.Host) async throws -> PostgresConnection? {
         var options = PostgresConnection.Configuration(
             host: host.host, port: host.port, username: configuration.username, password: configuration.password,
             database: configuration.database, tls: tls)
@@ -184,7 +162,7 @@ actor ConnectionPool {
         let connection = try await PostgresConnection.connect(configuration: options, id: nextID, logger: logger)
         guard configuration.targetSessionAttributes == .readWrite else { return connection }
         do {
-            // Cancelled (the time is up): closing the connection fails the query, which does not watch cancellation.
+            // Cancelled: closing the connection fails the query, which does not watch cancellation.
             let rows = try await withTaskCancellationHandler {
                 try await connection.query("SELECT pg_is_in_recovery()", logger: logger).collect()
             } onCancel: {
@@ -197,6 +175,11 @@ actor ConnectionPool {
         }
         try? await connection.close()
         return nil
+    }
+
+    /// A database dropped without ``close()`` still closes its idle connections.
+    deinit {
+        idle.forEach(Self.discard)
     }
 
     /// Closes the idle connections now and the lent ones as they come back.

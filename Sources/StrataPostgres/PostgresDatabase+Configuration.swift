@@ -30,7 +30,7 @@ extension PostgresDatabase {
         }
 
         /// Whether and how the connection is encrypted (`sslmode` in a URL).
-        public enum TLSMode: String, Sendable, Hashable {
+        public enum TLSMode: Sendable, Hashable {
             /// No TLS (`sslmode=disable`, the default).
             case disable
             /// TLS when the server offers it, verifying the certificate (`sslmode=prefer`).
@@ -40,9 +40,10 @@ extension PostgresDatabase {
         }
 
         /// Which server a connection may use (`target_session_attrs` in a URL, libpq's spelling).
-        public enum TargetSessionAttributes: String, Sendable, Hashable {
+        /// (No raw values: postgres-nio gives every `RawRepresentable` public members of its own.)
+        public enum TargetSessionAttributes: Sendable, Hashable {
             /// Only a server that accepts writes: one that is not in recovery (a primary). The default.
-            case readWrite = "read-write"
+            case readWrite
             /// The first server that answers, primary or standby.
             case any
         }
@@ -161,15 +162,18 @@ enum URLParser {
             let value = parts.count > 1 ? try decode(parts[1], refuse) : ""
             switch key {
             case "sslmode":
-                guard let mode = PostgresDatabase.Configuration.TLSMode(rawValue: value) else {
-                    throw refuse("sslmode=\(value) is not one of disable, prefer, require")
+                switch value {
+                case "disable": configuration.tls = .disable
+                case "prefer": configuration.tls = .prefer
+                case "require": configuration.tls = .require
+                default: throw refuse("sslmode=\(value) is not one of disable, prefer, require")
                 }
-                configuration.tls = mode
             case "target_session_attrs":
-                guard let attributes = PostgresDatabase.Configuration.TargetSessionAttributes(rawValue: value) else {
-                    throw refuse("target_session_attrs=\(value) is not one of read-write, any")
+                switch value {
+                case "read-write": configuration.targetSessionAttributes = .readWrite
+                case "any": configuration.targetSessionAttributes = .any
+                default: throw refuse("target_session_attrs=\(value) is not one of read-write, any")
                 }
-                configuration.targetSessionAttributes = attributes
             case "connect_timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw refuse("connect_timeout=\(value) is not a positive number of seconds") }
                 configuration.connectTimeout = .seconds(seconds)

@@ -99,8 +99,8 @@ public final class PostgresDatabase: Sendable {
         get async { await pool.currentHost }
     }
 
-    /// Closes every connection; calls after this one fail with `StrataError.Kind.misuse`.
-    /// Waits for the connections in use to be returned.
+    /// Closes the idle connections; the ones in use are closed as their calls return. Calls
+    /// after this one fail with `StrataError.Kind.misuse`.
     public func close() async throws {
         try await pool.close()
     }

@@ -75,7 +75,7 @@ public struct PostgresMigrator: Sendable {
         try await pg.read { conn in try await status(conn) }
     }
 
-    /// The migrations that ``migrate(_:upTo:)`` would apply now, in order, without applying
+    /// The migrations that ``migrate(_:upTo:willApply:)`` would apply now, in order, without applying
     /// anything (a dry run); throws `StrataError.Kind.migrationRefused` as `migrate` would.
     public func pendingMigrations(of pg: PostgresDatabase, upTo target: Int? = nil) async throws -> [Migration] {
         try check(target)
@@ -167,12 +167,6 @@ public struct PostgresMigrator: Sendable {
 
     /// The status read through an open connection.
     public func status(_ conn: PostgresDatabase.Connection) async throws -> Status {
-        var problems: [String] = []
-        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
-            problems.append(
-                "the migrations of the code have a gap: expected version \(offset + 1) but found \(migration.fileName); number the files from 0001 without gaps")
-            break
-        }
         var applied: [AppliedMigration] = []
         let exists = try await conn.query(sql: "SELECT to_regclass('\(Self.historyTable)') IS NOT NULL")
         if try exists.first?.decode(Bool.self) == true {
@@ -181,23 +175,8 @@ public struct PostgresMigrator: Sendable {
                 applied.append(AppliedMigration(version: version, name: name, checksum: checksum, appliedAt: appliedAt))
             }
         }
-        for (offset, record) in applied.enumerated() where record.version != offset + 1 {
-            problems.append(
-                "the database's migration history has a gap: expected version \(offset + 1) but found \(record.version); restore the database from a backup")
-            break
-        }
-        if let last = applied.last, last.version > latestVersion {
-            problems.append(
-                "the database is at version \(last.version), newer than this code's latest migration \(latestVersion); run a newer build of the app or restore an older database")
-        }
-        let byVersion = Dictionary(migrations.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
-        for record in applied {
-            guard let migration = byVersion[record.version] else { continue }
-            if migration.checksum != record.checksum {
-                problems.append(
-                    "migration \(migration.fileName) was changed after it was applied (checksum \(record.checksum.prefix(12)) in the database, \(migration.checksum.prefix(12)) in the code); restore the file as it was and put the change in a new migration")
-            }
-        }
+        let problems = Migration.historyProblems(
+            code: migrations, applied: applied.map { ($0.version, $0.checksum) }, databaseVersion: applied.last?.version ?? 0)
         let appliedVersions = Set(applied.map(\.version))
         return Status(
             applied: applied, pending: migrations.filter { !appliedVersions.contains($0.version) }, latestVersion: latestVersion,

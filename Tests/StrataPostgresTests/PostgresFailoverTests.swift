@@ -64,9 +64,9 @@ struct PostgresFailoverTests {
     /// standby promoted; every row whose insert returned before the kill is on the new primary.
     @Test func everyAcknowledgedRowSurvivesKillingThePrimaryAndPromotingTheStandby() async throws {
         let clock = ContinuousClock()
-        let primary = try PostgresTestServer.start()
+        let primary = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
         defer { primary.stop() }
-        let standby = try primary.makeStandby()
+        let standby = try await PostgresTestServer.offCooperativeThreads { try primary.makeStandby() }
         defer { standby.stop() }
 
         let admin = try await PostgresDatabase(url: primary.url())
@@ -138,7 +138,7 @@ struct PostgresFailoverTests {
         let killedAt = clock.now
         await ledger.killed(at: killedAt)
         let acknowledgedBeforeKill = Set(await ledger.acknowledged)
-        try standby.promote()
+        try await PostgresTestServer.offCooperativeThreads { try standby.promote() }
         let promotedAfter = clock.now - killedAt
         let newPrimary = try await PostgresDatabase(url: standby.url())
         try await newPrimary.withConnection { conn in

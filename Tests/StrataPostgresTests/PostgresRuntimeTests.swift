@@ -223,6 +223,65 @@ struct PostgresRuntimeTests {
         }
     }
 
+    @Test func aServerThatRefusesTheDatabaseFailsAtOnceWithItsSQLState() async throws {
+        var configuration = try PostgresDatabase.Configuration(url: server.url(database: "no_such_database"))
+        // Were the refusal retried like a lost connection, this would wait out the timeout and say so.
+        configuration.failoverTimeout = .seconds(600)
+        let error = await #expect(throws: StrataError.self) { _ = try await PostgresDatabase(configuration: configuration) }
+        #expect(error?.kind == .postgres)
+        #expect(error?.sqlState == "3D000")
+        #expect(error?.message.contains("no_such_database") == true)
+    }
+
+    @Test func aValueOfTheWrongTypeIsADecodingError() async throws {
+        struct NamesAsNumbers: PostgresPreparedStatement {
+            static let sql = "SELECT 'ten'::TEXT"
+            typealias Row = Int
+            func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+            func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
+        }
+        let error = await #expect(throws: StrataError.self) {
+            try await server.withDatabase { pg in try await pg.read { conn in try await conn.fetchAll(NamesAsNumbers()) } }
+        }
+        #expect(error?.kind == .decoding)
+        #expect(error?.sql == NamesAsNumbers.sql)
+        // JSON written as JSON (not JSONB) reads back too.
+        let tags = try await server.withDatabase { pg in
+            try await pg.read { conn in
+                try await conn.query(sql: #"SELECT '["a", "b"]'::JSON, '{"x": 1}'::JSONB"#)[0]
+                    .decode((PostgresJSON<[String]>, PostgresJSON<[String: Int]>).self)
+            }
+        }
+        #expect(tags.0.value == ["a", "b"])
+        #expect(tags.1.value == ["x": 1])
+    }
+
+    @Test func aDatabaseDroppedWithoutCloseClosesItsConnections() async throws {
+        try await server.withDatabase { admin in
+            let name = try await admin.read { conn in try await conn.query(sql: "SELECT current_database()")[0].decode(String.self) }
+            func others() async throws -> Int {
+                try await admin.read { conn in
+                    try await conn.query(
+                        sql: "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )[0].decode(Int.self)
+                }
+            }
+            do {
+                let pg = try await PostgresDatabase(url: server.url(database: name))
+                _ = try await pg.read { conn in try await conn.query(sql: "SELECT 1") }
+                #expect(try await others() == 1)
+            }
+            // postgres-nio traps (in debug builds) when a connection is freed unclosed; the
+            // server sees the connection go. Bounded: 100 checks, 20 ms apart.
+            var remaining = try await others()
+            for _ in 0..<100 where remaining > 0 {
+                try await Task.sleep(for: .milliseconds(20))
+                remaining = try await others()
+            }
+            #expect(remaining == 0)
+        }
+    }
+
     @Test func closeRefusesLaterCalls() async throws {
         let pg = try await PostgresDatabase(url: server.url())
         try await pg.close()
