@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        // The PostgreSQL runtime (postgres-nio): a product of its own, so SQLite-only users build no NIO.
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .executable(name: "strata", targets: ["StrataMain"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
@@ -19,6 +21,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The StrataPostgres product only: PostgreSQL's wire protocol, and the logger it takes.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -42,6 +47,16 @@ let package = Package(
             ]
         ),
         .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
+        .target(
+            name: "StrataPostgres",
+            dependencies: [
+                "Strata",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Throwaway PostgreSQL clusters for tests (initdb + pg_ctl in a temporary folder).
+        .target(name: "StrataPostgresTestSupport", dependencies: ["StrataPostgres"], path: "Tests/StrataPostgresTestSupport"),
         // The `strata` command's code; two one-line executables run it.
         .target(
             name: "StrataCommands",
@@ -52,7 +67,9 @@ let package = Package(
             path: "Sources/StrataCLI"
         ),
         // The `strata` executable product.
-        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands"]),
+        // The `strata` executable: the commands, with `--url postgres://…` over StrataPostgres. The
+        // plugins' tool below does without, so SQLite-only packages build no NIO.
+        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands", "StrataPostgres"]),
         // The same command as the plugins' tool. It is a target of its own, in no declared product,
         // because SwiftPM cannot give a plugin an executable target that a product of another name
         // ships ("no product named …", swiftlang/swift-package-manager#8831).
@@ -77,6 +94,17 @@ let package = Package(
             dependencies: [.target(name: "StrataPluginTool")]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        // A `dialects: [sqlite, postgres]` schema compiled by the real build plugin, run against a
+        // throwaway server: the generated PostgresDAOs, the migration history, `strata migrate --url`.
+        .testTarget(
+            name: "StrataPostgresIntegrationTests",
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", "StrataCompiler"],
+            plugins: ["StrataPlugin"]
+        ),
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",

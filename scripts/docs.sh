@@ -2,6 +2,7 @@
 # Builds the DocC documentation with warnings as errors (a broken symbol link fails) and fails
 # when a public symbol has no doc comment:
 #   - the Strata runtime (Sources/Strata, catalog Sources/Strata/Strata.docc);
+#   - the PostgreSQL runtime StrataPostgres (Sources/StrataPostgres);
 #   - the example target LibraryDemo, whose public symbols are the code the build plugin
 #     generates from schemas/Library.schema.yml: records, DAOs, queries as users see them.
 # Usage:
@@ -14,7 +15,7 @@ if [ "${1:-}" = "--preview" ]; then
     exec swift package --disable-sandbox preview-documentation --target Strata
 fi
 mkdir -p "$out"
-for target in Strata LibraryDemo; do
+for target in Strata StrataPostgres LibraryDemo; do
     rm -rf "$out/$target.doccarchive"
     swift package --allow-writing-to-directory "$out" generate-documentation \
         --target "$target" --output-path "$out/$target.doccarchive" --warnings-as-errors
@@ -22,4 +23,4 @@ for target in Strata LibraryDemo; do
     [ -n "$graph" ] || { echo "docs: no symbol graph for $target"; exit 1; }
     python3 scripts/doc-coverage.py "$(dirname "$graph")" "$target"
 done
-echo "docs: $out/Strata.doccarchive, $out/LibraryDemo.doccarchive"
+echo "docs: $out/Strata.doccarchive, $out/StrataPostgres.doccarchive, $out/LibraryDemo.doccarchive"

@@ -13,18 +13,26 @@ struct StrataPlugin: BuildToolPlugin {
             files: target.sourceFiles.map(\.url),
             targetDirectory: target.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "StrataPluginTool").url)
+            tool: try context.tool(named: "StrataPluginTool").url,
+            usesPostgres: target.recursiveTargetDependencies.contains { $0.name == "StrataPostgres" })
     }
 
     /// The build commands for the schema files among `files`: shared by the SwiftPM and the
     /// Xcode entry points.
-    static func commands(files: [URL], targetDirectory: URL, workDirectory: URL, tool: URL) throws -> [Command] {
+    ///
+    /// `usesPostgres` says whether the target depends on StrataPostgres: when it does not, the
+    /// generated file leaves out the PostgreSQL DAOs of a `dialects: [sqlite, postgres]` schema
+    /// (`--no-postgres`), so whether they compile never depends on `canImport` seeing a module
+    /// that another target of the package happened to build first.
+    static func commands(files: [URL], targetDirectory: URL, workDirectory: URL, tool: URL, usesPostgres: Bool) throws -> [Command] {
         let schemas = files.filter { isSchema($0) }.sorted { $0.path < $1.path }
         return schemas.map { schema in
             let stem = schemaStem(schema)
             let migrationsDirectory = schema.deletingLastPathComponent().appendingPathComponent(stem + ".migrations").standardizedFileURL.path
+            // The SQLite migrations and, in their `postgres` folder, the PostgreSQL ones.
+            let migrationsDirectories = [migrationsDirectory, migrationsDirectory + "/postgres"]
             let migrations = files.filter {
-                $0.pathExtension == "sql" && $0.deletingLastPathComponent().standardizedFileURL.path == migrationsDirectory
+                $0.pathExtension == "sql" && migrationsDirectories.contains($0.deletingLastPathComponent().standardizedFileURL.path)
             }.sorted { $0.path < $1.path }
             // Unique within the target: the name keeps the schema's path (see StrataOutputFileName).
             let output = workDirectory.appendingPathComponent(
@@ -32,7 +40,7 @@ struct StrataPlugin: BuildToolPlugin {
             return .buildCommand(
                 displayName: "Strata: generating \(stem) from \(schema.lastPathComponent)",
                 executable: tool,
-                arguments: ["generate", schema.path, "--output-file", output.path],
+                arguments: ["generate", schema.path, "--output-file", output.path] + (usesPostgres ? [] : ["--no-postgres"]),
                 inputFiles: [schema] + migrations,
                 outputFiles: [output])
         }
@@ -60,7 +68,9 @@ extension StrataPlugin: XcodeBuildToolPlugin {
             files: target.inputFiles.map(\.url),
             targetDirectory: context.xcodeProject.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "StrataPluginTool").url)
+            tool: try context.tool(named: "StrataPluginTool").url,
+            // Xcode targets: the generated code's `#if canImport(StrataPostgres)` decides.
+            usesPostgres: true)
     }
 }
 #endif

@@ -24,6 +24,38 @@ public struct Migration: Sendable, Hashable {
         SHA256.hex(of: Array(sql.replacingOccurrences(of: "\r\n", with: "\n").utf8))
     }
 
+    /// Why a migrator (of SQLite or PostgreSQL) refuses to migrate a database whose history is
+    /// `applied` (version and checksum, by version) and whose version is `databaseVersion`, with
+    /// `code` (sorted by version) as the code's migrations: gaps in either, a database newer
+    /// than the code, a changed checksum. Empty when nothing is wrong.
+    package static func historyProblems(
+        code: [Migration], applied: [(version: Int, checksum: String)], databaseVersion: Int
+    ) -> [String] {
+        var problems: [String] = []
+        for (offset, migration) in code.enumerated() where migration.version != offset + 1 {
+            problems.append(
+                "the migrations of the code have a gap: expected version \(offset + 1) but found \(migration.fileName); number the files from 0001 without gaps")
+            break
+        }
+        for (offset, record) in applied.enumerated() where record.version != offset + 1 {
+            problems.append(
+                "the database's migration history has a gap: expected version \(offset + 1) but found \(record.version); restore the database from a backup")
+            break
+        }
+        let latestVersion = code.last?.version ?? 0
+        if databaseVersion > latestVersion {
+            problems.append(
+                "the database is at version \(databaseVersion), newer than this code's latest migration \(latestVersion); run a newer build of the app or restore an older database")
+        }
+        let byVersion = Dictionary(code.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
+        for record in applied {
+            guard let migration = byVersion[record.version], migration.checksum != record.checksum else { continue }
+            problems.append(
+                "migration \(migration.fileName) was changed after it was applied (checksum \(record.checksum.prefix(12)) in the database, \(migration.checksum.prefix(12)) in the code); restore the file as it was and put the change in a new migration")
+        }
+        return problems
+    }
+
     /// `0003_add_phone.sql`.
     public var fileName: String {
         let number = String(version)

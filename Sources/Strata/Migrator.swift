@@ -94,12 +94,6 @@ public struct Migrator: Sendable {
 
     /// The status read through an open connection.
     public func status(_ conn: Connection) throws -> Status {
-        var problems: [String] = []
-        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
-            problems.append(
-                "the migrations of the code have a gap: expected version \(offset + 1) but found \(migration.fileName); number the files from 0001 without gaps")
-            break
-        }
         let historyColumns = try Self.historyColumns(conn)
         let hasHistory = !historyColumns.isEmpty
         let hasFingerprints = historyColumns.contains("schema_fingerprint") && historyColumns.contains("schema_objects")
@@ -118,27 +112,12 @@ public struct Migrator: Sendable {
                         fingerprint: digest.map { SchemaFingerprint(digest: $0, manifest: objects ?? "") }))
             }
         }
-        let byVersion = Dictionary(migrations.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
-        for (offset, record) in applied.enumerated() where record.version != offset + 1 {
-            problems.append(
-                "the database's migration history has a gap: expected version \(offset + 1) but found \(record.version); restore the database from a backup")
-            break
-        }
-        let databaseVersion = max(applied.last?.version ?? 0, userVersion)
-        if databaseVersion > latestVersion {
-            problems.append(
-                "the database is at version \(databaseVersion), newer than this code's latest migration \(latestVersion); run a newer build of the app or restore an older database")
-        }
+        var problems = Migration.historyProblems(
+            code: migrations, applied: applied.map { ($0.version, $0.checksum) },
+            databaseVersion: max(applied.last?.version ?? 0, userVersion))
         if !hasHistory && userVersion > 0 {
             problems.append(
                 "the database has user_version \(userVersion) but no \(Self.historyTable) table: it was not created by Strata's migrator")
-        }
-        for record in applied {
-            guard let migration = byVersion[record.version] else { continue }
-            if migration.checksum != record.checksum {
-                problems.append(
-                    "migration \(migration.fileName) was changed after it was applied (checksum \(record.checksum.prefix(12)) in the database, \(migration.checksum.prefix(12)) in the code); restore the file as it was and put the change in a new migration")
-            }
         }
         let live = try SchemaFingerprint(conn)
         var drift: Drift?

@@ -15,7 +15,12 @@ import CSQLite
 /// }
 /// ```
 ///
-/// See <https://www.sqlite.org/rescode.html> for the result codes.
+/// PostgreSQL failures (the `StrataPostgres` product) have the kind ``Kind/postgres`` and carry the
+/// server's ``sqlState`` (`23505` …), its message, the SQL and the constraint kind; a lost or
+/// refused connection has the kind ``Kind/connection``.
+///
+/// See <https://www.sqlite.org/rescode.html> for the result codes and
+/// <https://www.postgresql.org/docs/current/errcodes-appendix.html> for the SQLSTATE codes.
 public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, at the coarsest level.
     public enum Kind: String, Sendable, Hashable {
@@ -34,21 +39,29 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The API was used in a way it does not support (a nested `write`, a write on a
         /// read-only database, a wrong number of arguments).
         case misuse
+        /// A PostgreSQL server returned an error; ``StrataError/sqlState`` says which.
+        case postgres
+        /// The database server could not be reached, refused the connection, or the connection
+        /// was lost. A write whose connection was lost may or may not have committed.
+        case connection
     }
 
     /// The kind of constraint whose violation made a statement fail.
     public enum ConstraintKind: String, Sendable, Hashable {
-        /// A `UNIQUE` constraint or unique index (`SQLITE_CONSTRAINT_UNIQUE`).
+        /// A `UNIQUE` constraint or unique index (`SQLITE_CONSTRAINT_UNIQUE`; PostgreSQL's
+        /// `23505`, which also covers primary keys).
         case unique
         /// A primary key that already exists (`SQLITE_CONSTRAINT_PRIMARYKEY`).
         case primaryKey
-        /// A foreign key whose parent row is missing, or still referenced (`SQLITE_CONSTRAINT_FOREIGNKEY`).
+        /// A foreign key whose parent row is missing, or still referenced (`SQLITE_CONSTRAINT_FOREIGNKEY`;
+        /// PostgreSQL's `23503`).
         case foreignKey
-        /// A `CHECK` constraint (`SQLITE_CONSTRAINT_CHECK`).
+        /// A `CHECK` constraint (`SQLITE_CONSTRAINT_CHECK`; PostgreSQL's `23514`).
         case check
-        /// A NULL in a `NOT NULL` column (`SQLITE_CONSTRAINT_NOTNULL`).
+        /// A NULL in a `NOT NULL` column (`SQLITE_CONSTRAINT_NOTNULL`; PostgreSQL's `23502`).
         case notNull
-        /// Another constraint (a trigger's `RAISE`, a datatype mismatch in a STRICT table …).
+        /// Another constraint (a trigger's `RAISE`, a datatype mismatch in a STRICT table,
+        /// PostgreSQL's exclusion constraints `23P01` …).
         case other
     }
 
@@ -63,15 +76,19 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The SQL that failed, if any.
     public var sql: String?
-    /// The constraint that failed, for `SQLITE_CONSTRAINT` errors.
+    /// The constraint that failed, for `SQLITE_CONSTRAINT` errors and PostgreSQL's class 23.
     public var constraint: ConstraintKind?
+    /// PostgreSQL's five-character SQLSTATE (`23505` …) for ``Kind/postgres`` errors; nil for
+    /// SQLite and for errors that did not come from a PostgreSQL server.
+    public var sqlState: String?
 
     /// Creates an error. Generated code and the runtime use the static factories instead.
     public init(
         kind: Kind, resultCode: Int32 = SQLITE_ERROR, extendedResultCode: Int32? = nil, message: String,
-        sql: String? = nil, constraint: ConstraintKind? = nil
+        sql: String? = nil, constraint: ConstraintKind? = nil, sqlState: String? = nil
     ) {
         self.kind = kind
+        self.sqlState = sqlState
         self.resultCode = resultCode
         self.extendedResultCode = extendedResultCode ?? resultCode
         self.message = message
@@ -136,6 +153,10 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text = "migration failed: \(message)"
         case .misuse:
             text = "misuse: \(message)"
+        case .postgres:
+            text = "PostgreSQL error \(sqlState ?? "?"): \(message)"
+        case .connection:
+            text = "connection error: \(message)"
         }
         if let sql { text += " — while executing `\(sql)`" }
         return text

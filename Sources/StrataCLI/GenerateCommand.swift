@@ -23,6 +23,9 @@ extension StrataCommand {
         @Option(name: .long, help: "The exact file to write (the build plugin uses this).")
         var outputFile: String?
 
+        @Flag(name: .long, help: "Leave the PostgreSQL DAOs out (the build plugin passes it for a target that does not depend on StrataPostgres).")
+        var noPostgres = false
+
         func validate() throws {
             if (output == nil) == (outputFile == nil) {
                 throw ValidationError("pass exactly one of --output <dir> and --output-file <file>")
@@ -32,7 +35,7 @@ extension StrataCommand {
         func run() throws {
             let swift: String
             do {
-                swift = try Generator.generate(schemaPath: schema)
+                swift = try Generator.generate(schemaPath: schema, postgresCode: !noPostgres)
             } catch let error as DiagnosticsError {
                 for diagnostic in error.diagnostics {
                     FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))

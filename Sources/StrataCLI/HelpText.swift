@@ -58,6 +58,7 @@ enum HelpText {
           strata migrate Library.schema.yml --database library.sqlite --dry-run
           strata migrate Library.schema.yml --database library.sqlite --to 3
           strata migrate Shop.schema.yml --database existing.sqlite --baseline
+          strata migrate Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop
 
 
         """
@@ -65,6 +66,7 @@ enum HelpText {
     static let status = """
         EXAMPLES:
           strata status Library.schema.yml --database library.sqlite
+          strata status Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop
 
 
         """

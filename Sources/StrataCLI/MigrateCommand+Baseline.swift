@@ -5,7 +5,7 @@ import StrataCompiler
 
 extension StrataCommand.Migrate {
     /// `strata migrate <schema> --database <file> --baseline`: adopts an existing database.
-    func runBaseline(_ migrations: [Migration]) throws {
+    func runBaseline(_ migrations: [Migration], database: String) throws {
         guard FileManager.default.fileExists(atPath: database) else {
             printError("error: \(database) does not exist: --baseline adopts an existing database")
             throw ExitCode(1)

@@ -21,7 +21,10 @@ extension StrataCommand {
         var schema: String
 
         @Option(name: .long, help: "The SQLite database file (created when missing).")
-        var database: String
+        var database: String?
+
+        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db, several hosts for failover): apply the schema's PostgreSQL migrations there.")
+        var url: String?
 
         @Option(name: .long, help: "Migrate up to this version instead of the latest.")
         var to: Int?
@@ -35,10 +38,23 @@ extension StrataCommand {
         @Flag(name: .long, help: "Record 0001 as applied without running it, after checking the database is what it creates.")
         var baseline = false
 
+        func validate() throws {
+            if (database == nil) == (url == nil) {
+                throw ValidationError("pass exactly one of --database <file> and --url postgres://…")
+            }
+            if url != nil && baseline {
+                throw ValidationError("--baseline is for SQLite files; PostgreSQL databases are migrated from empty")
+            }
+        }
+
         func run() throws {
+            if let url {
+                return try PostgresCommands.migrate(schemaPath: schema, url: url, upTo: to, dryRun: dryRun)
+            }
+            guard let database else { throw ExitCode(1) }
             _ = try loadSchemaOrExit(schema)
             let migrations = try loadMigrationsOrExit(schema)
-            if baseline { return try runBaseline(migrations) }
+            if baseline { return try runBaseline(migrations, database: database) }
             let migrator = Migrator(migrations: migrations)
             if let to, to > migrator.latestVersion {
                 printError("error: migration refused: there is no migration \(to): the latest is \(migrator.latestVersion)")

@@ -90,19 +90,58 @@ extension StrataCommand.MigrationGroup {
                 return
             }
             let version = (migrations.last?.version ?? 0) + 1
-            let text = MigrationRenderer.render(
-                plan, version: version, name: snake, schemaFile: URL(fileURLWithPath: schema).lastPathComponent)
-            let directory = MigrationFiles.directory(forSchemaPath: schema)
-            let path = (directory as NSString).appendingPathComponent(Migration(version: version, name: snake, sql: "").fileName)
-            if dryRun {
-                print("-- dry run: would write \(path)")
-                print(text, terminator: "")
-                return
+            let schemaFile = URL(fileURLWithPath: schema).lastPathComponent
+            var files = [
+                (
+                    directory: MigrationFiles.directory(forSchemaPath: schema),
+                    text: MigrationRenderer.render(plan, version: version, name: snake, schemaFile: schemaFile), changes: plan.changes
+                )
+            ]
+            if declared.targetsPostgres {
+                files.append(try postgresFile(declared, migrations: migrations, version: version, name: snake, schemaFile: schemaFile))
             }
-            try writeOrExit({ try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }, path: directory)
-            try writeOrExit({ try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }, path: path)
-            print("wrote \(path)")
-            for change in plan.changes { print("  \(change)") }
+            for file in files {
+                let path = (file.directory as NSString).appendingPathComponent(Migration(version: version, name: snake, sql: "").fileName)
+                if dryRun {
+                    print("-- dry run: would write \(path)")
+                    print(file.text, terminator: "")
+                    continue
+                }
+                try writeOrExit({ try FileManager.default.createDirectory(atPath: file.directory, withIntermediateDirectories: true) }, path: file.directory)
+                try writeOrExit({ try Data(file.text.utf8).write(to: URL(fileURLWithPath: path)) }, path: path)
+                print("wrote \(path)")
+                for change in file.changes { print("  \(change)") }
+            }
+        }
+
+        /// The PostgreSQL migration with the same number and name: planned from the same
+        /// difference, altering in place.
+        func postgresFile(
+            _ declared: Schema, migrations: [Migration], version: Int, name: String, schemaFile: String
+        ) throws -> (directory: String, text: String, changes: [String]) {
+            let postgres: [Migration]
+            do {
+                postgres = try PostgresMigrations.load(schemaPath: schema)
+            } catch let error as DiagnosticsError {
+                error.diagnostics.forEach { printError($0.description) }
+                throw ExitCode(1)
+            }
+            guard postgres.count == migrations.count else {
+                printError(
+                    "\(PostgresMigrations.directory(forSchemaPath: schema)):1:1: error: the PostgreSQL migrations (\(postgres.count)) do not pair with the SQLite ones (\(migrations.count)); write the missing ones by hand first (see docs/PostgreSQL.md)")
+                throw ExitCode(1)
+            }
+            do {
+                let (plan, manual) = try PostgresMigrations.plan(
+                    schema: declared, sqliteMigrations: migrations, options: .init(allowDestructive: allowDestructive))
+                let text = PostgresMigrations.render(plan, manual: manual, version: version, name: name, schemaFile: schemaFile, schema: declared)
+                return (PostgresMigrations.directory(forSchemaPath: schema), text, plan.changes + manual.map { "to write by hand: \($0)" })
+            } catch let error as MigrationPlanningError {
+                for (problem, location) in zip(error.problems, error.locations) {
+                    printError("\(location.map { "\($0)" } ?? "\(schema):1:1"): error: PostgreSQL: \(problem)")
+                }
+                throw ExitCode(1)
+            }
         }
     }
 
@@ -118,10 +157,14 @@ extension StrataCommand.MigrationGroup {
 
         func run() throws {
             let declared = try loadSchemaOrExit(schema)
-            let diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            var diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            if declared.targetsPostgres, diagnostics.isEmpty {
+                let sqlite = (try? MigrationFiles.load(schemaPath: schema)) ?? []
+                diagnostics += PostgresMigrations.verify(schema: declared, schemaPath: schema, sqliteMigrations: sqlite)
+            }
             if diagnostics.isEmpty {
                 let count = (try? MigrationFiles.load(schemaPath: schema).count) ?? 0
-                print("ok: \(count) migration(s) produce \(schema)")
+                print("ok: \(count) migration(s) produce \(schema)" + (declared.targetsPostgres ? "; their PostgreSQL twins pass the build-time checks" : ""))
                 return
             }
             diagnostics.forEach { printError($0.description) }

@@ -19,9 +19,20 @@ extension StrataCommand {
         var schema: String
 
         @Option(name: .long, help: "The SQLite database file.")
-        var database: String
+        var database: String?
+
+        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db): show its PostgreSQL migration status.")
+        var url: String?
+
+        func validate() throws {
+            if (database == nil) == (url == nil) {
+                throw ValidationError("pass exactly one of --database <file> and --url postgres://…")
+            }
+        }
 
         func run() throws {
+            if let url { return try PostgresCommands.status(schemaPath: schema, url: url) }
+            guard let database else { throw ExitCode(1) }
             let migrations = try loadMigrationsOrExit(schema)
             guard FileManager.default.fileExists(atPath: database) else {
                 printError("error: \(database) does not exist; 'strata migrate \(schema) --database \(database)' creates it")

@@ -1,4 +1,4 @@
 import StrataCommands
 
-// The `strata` executable: everything lives in StrataCommands.
-StrataCommand.main()
+// The `strata` executable: everything lives in StrataCommands; PostgresTool adds `--url`.
+StrataCommand.main(postgres: PostgresTool())

@@ -37,8 +37,9 @@ enum GeneratedFixtures {
 func generatedSwiftMatchesReference(_ schemaPath: String) throws {
     let schema = try SchemaLoader.load(path: schemaPath)
     let migrations = try MigrationFiles.load(schemaPath: schemaPath)
-    let actual = Generator.render(schema, migrations: migrations, schemaPath: schemaPath)
-    #expect(Generator.render(schema, migrations: migrations, schemaPath: schemaPath) == actual, "rendering is deterministic")
+    let postgres = schema.targetsPostgres ? try PostgresMigrations.load(schemaPath: schemaPath) : []
+    let actual = Generator.render(schema, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath)
+    #expect(Generator.render(schema, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath) == actual, "rendering is deterministic")
     let expectedURL = GeneratedFixtures.directory.appendingPathComponent(Generator.schemaStem(of: schemaPath) + ".swift")
     if ProcessInfo.processInfo.environment["STRATA_UPDATE_FIXTURES"] == "1" {
         try actual.write(to: expectedURL, atomically: true, encoding: .utf8)

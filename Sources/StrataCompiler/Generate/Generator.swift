@@ -12,20 +12,33 @@ import Strata
 public enum Generator {
     /// The Swift source for the schema at `schemaPath`; throws ``DiagnosticsError`` with every
     /// problem found, each at its `path:line:column`.
-    public static func generate(schemaPath: String) throws -> String {
+    ///
+    /// With `dialects: [sqlite, postgres]` the PostgreSQL migrations are loaded and checked too
+    /// (``PostgresMigrations/verify(schema:schemaPath:sqliteMigrations:)``); `postgresCode: false`
+    /// leaves the PostgreSQL DAOs out of the file (a target that does not depend on StrataPostgres).
+    public static func generate(schemaPath: String, postgresCode: Bool = true) throws -> String {
         let schema = try SchemaLoader.load(path: schemaPath)
         let migrations = try MigrationFiles.load(schemaPath: schemaPath)
         // The schema passed the one validation stage `check` runs too (SchemaLoader); what
         // `generate` adds is that the migrations build exactly that schema.
-        let diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+        var diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+        var postgresMigrations: [Migration] = []
+        if schema.targetsPostgres {
+            diagnostics += PostgresMigrations.verify(schema: schema, schemaPath: schemaPath, sqliteMigrations: migrations)
+            postgresMigrations = (try? PostgresMigrations.load(schemaPath: schemaPath)) ?? []
+        }
         if diagnostics.contains(where: { $0.severity == .error }) {
             throw DiagnosticsError(diagnostics)
         }
-        return render(schema, migrations: migrations, schemaPath: schemaPath)
+        return render(
+            schema, migrations: migrations, postgresMigrations: postgresMigrations, schemaPath: schemaPath,
+            postgresCode: postgresCode && schema.targetsPostgres)
     }
 
     /// Renders a validated schema with its migrations.
-    public static func render(_ schema: Schema, migrations: [Migration], schemaPath: String) -> String {
+    public static func render(
+        _ schema: Schema, migrations: [Migration], postgresMigrations: [Migration] = [], schemaPath: String, postgresCode: Bool? = nil
+    ) -> String {
         // One table order for SQL everywhere: a referenced table before the tables that
         // reference it, as in `SQLRenderer.ddl` and the first migration.
         let ordered = SQLRenderer.dependencyOrder(schema)
@@ -34,7 +47,8 @@ public enum Generator {
         return SwiftRenderer.render(
             SwiftRenderer.Input(
                 schema: schema, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
-                createTableSQL: tables, createIndexSQL: indexes, migrations: migrations))
+                createTableSQL: tables, createIndexSQL: indexes, migrations: migrations, postgresMigrations: postgresMigrations,
+                rendersPostgres: postgresCode))
     }
 
     /// Writes `contents` to `path` only when the bytes differ, so an unchanged output keeps its

@@ -7,13 +7,20 @@ public struct Schema: Hashable, Sendable {
         public var strict: Bool
         /// `PRAGMA foreign_keys = ON` on every connection.
         public var foreignKeys: Bool
+        /// `dialects:`: the SQL databases code and migrations are generated for (always SQLite;
+        /// `[sqlite, postgres]` adds the PostgreSQL DDL, migrations and async DAOs).
+        public var dialects: [Dialect]
 
         /// Creates options; the defaults are the schema language's defaults.
-        public init(strict: Bool = true, foreignKeys: Bool = true) {
+        public init(strict: Bool = true, foreignKeys: Bool = true, dialects: [Dialect] = [.sqlite]) {
             self.strict = strict
             self.foreignKeys = foreignKeys
+            self.dialects = dialects
         }
     }
+
+    /// Whether `options: { dialects: }` includes PostgreSQL.
+    public var targetsPostgres: Bool { options.dialects.contains(.postgres) }
 
     /// The Swift namespace of the generated code (`database:`, or the file stem).
     public var name: String
@@ -44,6 +51,14 @@ public struct Schema: Hashable, Sendable {
     public func table(named name: String) -> Table? {
         tables.first { $0.recordName == name } ?? tables.first { $0.sqlName == name }
     }
+}
+
+/// An SQL database the schema is compiled for (`options: { dialects: [sqlite, postgres] }`).
+public enum Dialect: String, Hashable, Sendable, CaseIterable {
+    /// SQLite: always on; its migrations are the reference the others are planned from.
+    case sqlite
+    /// PostgreSQL: DDL, `<Name>.migrations/postgres/` and `<Record>PostgresDAO`s.
+    case postgres
 }
 
 /// One table: a record type in Swift, a table in SQL.

@@ -32,6 +32,7 @@ extension SchemaDecoder {
            let options = mapping(node, allowed: Self.optionKeys, in: "'options'") {
             if let strict = bool(options["strict"], "'strict'") { schema.options.strict = strict }
             if let keys = bool(options["foreignKeys"], "'foreignKeys'") { schema.options.foreignKeys = keys }
+            if let node = options["dialects"] { schema.options.dialects = dialects(node) }
         }
         schema.views = sqlObjects(top["views"], what: "views")
         schema.triggers = sqlObjects(top["triggers"], what: "triggers")
@@ -55,6 +56,7 @@ extension SchemaDecoder {
             schema.tables.append(table)
             sources.append(source)
         }
+        if schema.targetsPostgres { checkPostgres(schema, tables: pairs) }
         return schema
     }
 

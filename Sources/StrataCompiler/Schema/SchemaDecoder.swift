@@ -40,7 +40,7 @@ struct QuerySource {
 /// language. Checks that need the whole table or schema live in `SchemaDecoder+Validation`.
 struct SchemaDecoder {
     static let topLevelKeys = ["database", "options", "tables", "queries", "views", "triggers"]
-    static let optionKeys = ["strict", "foreignKeys"]
+    static let optionKeys = ["strict", "foreignKeys", "dialects"]
     static let tableKeys = [
         "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique", "search",
         "expires",

@@ -28,5 +28,6 @@ public enum SchemaKeys {
         "onUpdate": ForeignKey.Action.allCases.map(\.rawValue),
         "returns": Query.Returns.allCases.map(\.rawValue),
         "primaryKey": ["autoincrement"],
+        "dialects": Dialect.allCases.map(\.rawValue),
     ]
 }

@@ -1,3 +1,5 @@
+import Strata
+
 extension SwiftRenderer {
     /// `public enum Library { version, tables, indexes, migrations, migrate(_:) }`.
     func renderNamespace(_ out: inout SwiftWriter) {
@@ -34,14 +36,7 @@ extension SwiftRenderer {
             out.line("}()")
             out.line()
             out.line("/// The migrations of `\(schema.name).migrations/`, with their checksums.")
-            out.line("public static let migrations: [Migration] = [")
-            for migration in input.migrations {
-                out.line("    Migration(")
-                out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
-                out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
-                out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
-            }
-            out.line("]")
+            renderMigrations("migrations", input.migrations, &out)
             out.line()
             out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
             out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
@@ -67,5 +62,17 @@ extension SwiftRenderer {
             }
             renderPurgeExpired(&out)
         }
+    }
+
+    /// `public static let <name>: [Migration] = [ … ]`: the migrations embedded with their checksums.
+    func renderMigrations(_ name: String, _ migrations: [Migration], _ out: inout SwiftWriter) {
+        out.line("public static let \(name): [Migration] = [")
+        for migration in migrations {
+            out.line("    Migration(")
+            out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
+            out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
+            out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
+        }
+        out.line("]")
     }
 }

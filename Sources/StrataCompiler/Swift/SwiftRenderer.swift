@@ -19,14 +19,25 @@ public struct SwiftRenderer {
         public var createIndexSQL: [String]
         /// The migrations to embed, in version order.
         public var migrations: [Migration]
+        /// The PostgreSQL migrations to embed (`dialects: [sqlite, postgres]`), in version order.
+        public var postgresMigrations: [Migration]
+        /// Whether to render the PostgreSQL DAOs and migrations: the schema targets PostgreSQL
+        /// and the target may use them (the build plugin passes false for a target that does
+        /// not depend on `StrataPostgres`).
+        public var rendersPostgres: Bool
 
         /// Creates an input.
-        public init(schema: Schema, sourceFileName: String, createTableSQL: [String], createIndexSQL: [String], migrations: [Migration]) {
+        public init(
+            schema: Schema, sourceFileName: String, createTableSQL: [String], createIndexSQL: [String], migrations: [Migration],
+            postgresMigrations: [Migration] = [], rendersPostgres: Bool? = nil
+        ) {
             self.schema = schema
             self.sourceFileName = sourceFileName
             self.createTableSQL = createTableSQL
             self.createIndexSQL = createIndexSQL
             self.migrations = migrations
+            self.postgresMigrations = postgresMigrations
+            self.rendersPostgres = rendersPostgres ?? schema.targetsPostgres
         }
     }
 
@@ -55,6 +66,7 @@ public struct SwiftRenderer {
             renderDAO(table, &out)
         }
         renderQueries(&out)
+        if input.rendersPostgres { renderPostgres(&out) }
         return out.text
     }
 

@@ -154,12 +154,24 @@ import Testing
                 body += code
             } else {
                 let effects = code.contains("await ") ? "async throws" : "throws"
-                let parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                var parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                // A page about PostgreSQL has `pg` in scope too.
+                if usesPostgres(page) { parameters += ", pg: PostgresDatabase" }
                 body += "func example\(number)(\(parameters)) \(effects) {\n" + code + "}\n"
             }
             body += "\n"
         }
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
+    }
+
+    /// Whether a page's compiled examples import StrataPostgres: its target then depends on that product.
+    static func usesPostgres(_ page: Page) -> Bool {
+        page.snippets.contains { $0.notCompiled == nil && $0.code.components(separatedBy: "\n").contains("import StrataPostgres") }
+    }
+
+    /// The targets whose examples import StrataPostgres.
+    static func postgresTargetNames() throws -> Set<String> {
+        Set(try pages().filter(usesPostgres).map { targetName($0.file) })
     }
 
     /// The targets of the pages with examples to compile.
@@ -172,14 +184,26 @@ import Testing
     static func addTargets(to root: URL) throws -> [String] {
         let manager = FileManager.default
         var targets: [String] = []
+        var postgresTargets: Set<String> = []
         for page in try pages() where page.snippets.contains(where: { $0.notCompiled == nil }) {
             let name = targetName(page.file)
+            if usesPostgres(page) { postgresTargets.insert(name) }
             let directory = root.appendingPathComponent("Sources/\(name)")
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             if let schema = page.schema {
                 let database = schema.components(separatedBy: "\n").first { $0.hasPrefix("database:") }
                     .map { $0.dropFirst("database:".count).trimmingCharacters(in: .whitespaces) } ?? "Docs"
-                try CompileCorpusTests.writeSchema(schema, database: database, to: directory)
+                let schemaPath = try CompileCorpusTests.writeSchema(schema, database: database, to: directory)
+                let loaded = try SchemaLoader.load(path: schemaPath)
+                if loaded.targetsPostgres {
+                    // And its PostgreSQL twin (`dialects: [sqlite, postgres]`).
+                    let (postgres, manual) = try PostgresMigrations.plan(schema: loaded, sqliteMigrations: [])
+                    let folder = directory.appendingPathComponent("\(database).migrations").appendingPathComponent(PostgresMigrations.folderName)
+                    try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+                    let schemaFile = URL(fileURLWithPath: schemaPath).lastPathComponent
+                    try PostgresMigrations.render(postgres, manual: manual, version: 1, name: "initial", schemaFile: schemaFile, schema: loaded)
+                        .write(to: folder.appendingPathComponent("0001_initial.sql"), atomically: true, encoding: .utf8)
+                }
             } else {
                 let schemas = ExternalTool.repositoryRoot.appendingPathComponent("schemas")
                 try manager.copyItem(at: schemas.appendingPathComponent("Library.schema.yml"),

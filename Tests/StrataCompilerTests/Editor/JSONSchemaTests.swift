@@ -305,6 +305,8 @@ struct JSONSchemaWalker {
         for value in (node["enum"] as? [Any]) ?? [] {
             if let text = value as? String { values.insert(text) }
         }
+        // A list of words (`dialects: [sqlite, postgres]`) lists its vocabulary on its items.
+        if let items = node["items"] as? [String: Any] { collectEnum(items, into: &values) }
         for alternative in alternatives(node) { collectEnum(alternative, into: &values) }
     }
 

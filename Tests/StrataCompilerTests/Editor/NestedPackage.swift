@@ -26,22 +26,27 @@ enum NestedPackage {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-nested-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         var targets: [String] = []
-        if DocSnippetTests.enabled { targets += try DocSnippetTests.addTargets(to: root) }
+        var postgresTargets: Set<String> = []
+        if DocSnippetTests.enabled {
+            targets += try DocSnippetTests.addTargets(to: root)
+            postgresTargets = try DocSnippetTests.postgresTargetNames()
+        }
         if CompileCorpusTests.buildEnabled { targets += try CompileCorpusTests.addTargets(to: root) }
-        try manifest(name: "StrataNested", targets: targets)
+        try manifest(name: "StrataNested", targets: targets, postgresTargets: postgresTargets)
             .write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let result = try await build(root, scratch: ".build-nested")
         return Build(status: result.status, lines: (result.stdout + result.stderr).components(separatedBy: "\n"))
     }
 
-    /// The manifest of package `name` with one target per name in `targets`.
-    static func manifest(name: String, targets: [String]) -> String {
+    /// The manifest of package `name` with one target per name in `targets`; those in
+    /// `postgresTargets` also depend on StrataPostgres.
+    static func manifest(name: String, targets: [String], postgresTargets: Set<String> = []) -> String {
         let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         let targetList = targets.map {
             """
                     .target(
                         name: "\($0)",
-                        dependencies: [.product(name: "Strata", package: \(identity))],
+                        dependencies: [.product(name: "Strata", package: \(identity))\(postgresTargets.contains($0) ? ", .product(name: \"StrataPostgres\", package: \(identity))" : "")],
                         plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
                     ),
             """

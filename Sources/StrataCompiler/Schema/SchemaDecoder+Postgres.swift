@@ -1,0 +1,142 @@
+// `options: { dialects: [...] }` and what a schema may not use when PostgreSQL is one of them.
+//
+// The rule: the PostgreSQL side is generated from the same YAML, so whatever the YAML says that
+// PostgreSQL cannot express is an error at the line that says it, never a silent omission.
+// - `search:` (an FTS5 index), top-level `queries:` (typed against SQLite) and `triggers:`
+//   (SQLite's `CREATE TRIGGER … BEGIN … END`; PostgreSQL's call a function): errors.
+// - SQL fragments (`default: { sql: }`, `check:`, `checks:`, an index's `where:`, a table query's
+//   `where:`/`orderBy:`, `views:`) are passed to PostgreSQL as written; the ones that use a
+//   function or operator only SQLite has (`strftime`, `ifnull`, `==` …) are errors.
+// - `withoutRowid:`, `strict:` and `sqlType:` describe SQLite storage: PostgreSQL tables have no
+//   rowid and are always typed, and PostgreSQL columns get the type of the schema type.
+extension SchemaDecoder {
+    /// The spellings SQLite accepts that PostgreSQL rejects or reads differently, with what to
+    /// write instead.
+    static let sqliteOnlyWords: [String: String] = [
+        "strftime": "use `now` as the default, or a literal", "datetime": "use `now` as the default, or a literal",
+        "julianday": "compare dates directly", "unixepoch": "compare dates directly", "date": "compare dates directly",
+        "time": "compare dates directly", "ifnull": "coalesce(a, b) works in both",
+        "iif": "CASE WHEN … THEN … ELSE … END works in both", "instr": "use LIKE, which works in both",
+        "printf": "use ||, which works in both", "glob": "use LIKE, which works in both",
+        "typeof": "the column's declared type is checked by both databases", "randomblob": "generate the value in Swift",
+        "zeroblob": "generate the value in Swift", "hex": "generate the value in Swift",
+        "last_insert_rowid": "the DAO returns the stored record", "total": "use sum, which works in both",
+        "group_concat": "fetch the rows and join them in Swift", "likely": "drop it", "unlikely": "drop it",
+        "likelihood": "drop it",
+    ]
+
+    /// `dialects: [sqlite, postgres]`.
+    mutating func dialects(_ node: YAMLNode) -> [Dialect] {
+        let names = Dialect.allCases.map(\.rawValue)
+        guard let items = node.items, !items.isEmpty else {
+            error(node.location, "'dialects' must be a list of SQL dialects, found \(node.kindDescription)",
+                  hint: "for example dialects: [sqlite, postgres]")
+            return [.sqlite]
+        }
+        var result: [Dialect] = []
+        for item in items {
+            guard let name = string(item, "a dialect") else { continue }
+            guard let dialect = Dialect(rawValue: name) else {
+                error(item.location, "unknown dialect '\(name)'",
+                      hint: Suggestion.hint(for: name, in: names) ?? "the dialects are \(names.joined(separator: " and "))")
+                continue
+            }
+            if result.contains(dialect) {
+                error(item.location, "dialect '\(name)' is listed twice")
+                continue
+            }
+            result.append(dialect)
+        }
+        if !result.contains(.sqlite) {
+            error(node.location, "'dialects' must include sqlite",
+                  hint: "the SQLite migrations are the history the PostgreSQL ones are planned from: write dialects: [sqlite, postgres]")
+            result.insert(.sqlite, at: 0)
+        }
+        return result
+    }
+
+    /// Reports what the schema uses that PostgreSQL cannot express, each at its line.
+    mutating func checkPostgres(_ schema: Schema, tables: [YAMLNode.Pair]) {
+        let fileStart = SourceLocation(file: file, line: 1, column: 1)
+        for query in schema.queries {
+            error(query.location ?? fileStart, "typed SQL queries are SQLite-only for now: query '\(query.name)' cannot be generated for PostgreSQL",
+                  hint: "remove postgres from 'dialects', or write it as a table query (tables.<Record>.queries), which both dialects run")
+        }
+        for trigger in schema.triggers {
+            error(trigger.location ?? fileStart, "trigger '\(trigger.name)' is written in SQLite's SQL, which PostgreSQL does not run (its triggers call a function)",
+                  hint: "remove postgres from 'dialects', or do the trigger's work in Swift")
+        }
+        for view in schema.views {
+            checkPortableSQL(view.sql, at: view.location ?? fileStart, what: "view '\(view.name)'")
+        }
+        for pair in tables {
+            guard pair.value.pairs != nil else { continue }
+            let table = pair.key.scalarText ?? ""
+            let booleans = schema.table(named: table)?.columns.filter { $0.type == .bool }.map(\.sqlName) ?? []
+            if let search = pair.value["search"], !search.isNull {
+                error(keyLocation("search", in: pair.value) ?? search.location,
+                      "'search' on \(table) is an SQLite FTS5 index, which PostgreSQL does not have",
+                      hint: "remove postgres from 'dialects', or remove 'search' (PostgreSQL's full-text search is not generated yet)")
+            }
+            if let checks = pair.value["checks"] {
+                for item in checks.items ?? [checks] {
+                    if let sql = item.scalarText { checkPortableSQL(sql, at: item.location, what: "a CHECK of \(table)", booleans: booleans) }
+                }
+            }
+            for index in pair.value["indexes"]?.items ?? [] {
+                if let condition = index["where"], let sql = condition.scalarText {
+                    checkPortableSQL(sql, at: condition.location, what: "an index condition of \(table)", booleans: booleans)
+                }
+            }
+            for query in pair.value["queries"]?.pairs ?? [] {
+                for key in ["where", "orderBy"] {
+                    if let node = query.value[key], let sql = node.scalarText {
+                        checkPortableSQL(sql, at: node.location, what: "query \(table).\(query.key.scalarText ?? "")", booleans: booleans)
+                    }
+                }
+            }
+            for column in pair.value["columns"]?.pairs ?? [] {
+                let name = "\(table).\(column.key.scalarText ?? "")"
+                if let check = column.value["check"], let sql = check.scalarText {
+                    checkPortableSQL(sql, at: check.location, what: "the CHECK of \(name)", booleans: booleans)
+                }
+                if let sql = column.value["default"]?["sql"], let text = sql.scalarText {
+                    checkPortableSQL(text, at: sql.location, what: "the default of \(name)", booleans: booleans)
+                }
+            }
+        }
+    }
+
+    /// The location of the key `key` of a mapping node.
+    func keyLocation(_ key: String, in node: YAMLNode) -> SourceLocation? {
+        node.pairs?.first { $0.key.scalarText == key }?.key.location
+    }
+
+    /// Reports a function or operator of `sql` that only SQLite has, and a `bool` column of
+    /// `booleans` compared with 0 or 1 (PostgreSQL has no `boolean = integer`).
+    mutating func checkPortableSQL(_ sql: String, at location: SourceLocation, what: String, booleans: [String] = []) {
+        let tokens = SQLTokenizer.tokenize(sql)
+        for (offset, token) in tokens.enumerated() {
+            if ["=", "==", "<>", "!="].contains(token.text), offset > 0, offset + 1 < tokens.count {
+                let sides = [tokens[offset - 1], tokens[offset + 1]]
+                if let column = sides.first(where: { side in booleans.contains { side.isName($0) } }),
+                    sides.contains(where: { $0.kind == .word && ($0.text == "0" || $0.text == "1") })
+                {
+                    error(location, "\(what) compares the bool column \(column.value) with a number, which PostgreSQL does not allow",
+                          hint: "compare with TRUE or FALSE, which works in both")
+                    return
+                }
+            }
+            if token.kind == .symbol && token.text == "==" {
+                error(location, "\(what) uses '==', which PostgreSQL does not have", hint: "write '=', which works in both")
+                return
+            }
+            guard token.kind == .word, let advice = Self.sqliteOnlyWords[token.text.lowercased()] else { continue }
+            let isCall = offset + 1 < tokens.count && tokens[offset + 1].text == "("
+            if isCall || token.text.lowercased() == "glob" {
+                error(location, "\(what) uses \(token.text), which PostgreSQL does not have", hint: advice)
+                return
+            }
+        }
+    }
+}

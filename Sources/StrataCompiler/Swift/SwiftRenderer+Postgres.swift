@@ -1,0 +1,521 @@
+import Strata
+
+/// The PostgreSQL half of a generated file (schemas with `dialects: [sqlite, postgres]`): the
+/// embedded PostgreSQL migrations, `<Database>.migrate(_ pg:)` and per table a
+/// `<Record>PostgresDAO` with the SQLite DAO's method names and arguments, `async`.
+///
+/// All of it sits inside `#if canImport(StrataPostgres)`, so a target that does not depend on
+/// `StrataPostgres` compiles none of it (the build plugin also leaves it out of such a target's
+/// file, see `StrataPlugin`). Each statement is a `PostgresPreparedStatement` struct nested in its
+/// DAO: parsed once per connection by the server, its values bound in binary, its rows decoded
+/// by position straight into the record.
+extension SwiftRenderer {
+    func renderPostgres(_ out: inout SwiftWriter) {
+        out.line()
+        out.line("// MARK: - PostgreSQL")
+        out.line()
+        out.line("#if canImport(StrataPostgres)")
+        out.line("import StrataPostgres")
+        out.line()
+        renderPostgresNamespace(&out)
+        out.line()
+        renderPostgresCells(&out)
+        for table in schema.tables {
+            out.line()
+            renderPostgresDAO(table, &out)
+        }
+        out.line("#endif")
+    }
+
+    /// The name of the file's decoding helpers (one per schema, so two schemas of one target
+    /// do not clash).
+    var postgresCells: String { SwiftNames.identifier(schema.name + "PostgresValues") }
+
+    func renderPostgresNamespace(_ out: inout SwiftWriter) {
+        let name = SwiftNames.identifier(schema.name)
+        out.block("extension \(name)") { out in
+            out.line("/// The PostgreSQL migrations of `\(schema.name).migrations/postgres/`, with their checksums.")
+            renderMigrations("postgresMigrations", input.postgresMigrations, &out)
+            out.line()
+            out.line("/// Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an")
+            out.line("/// advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing")
+            out.line("/// nothing, when an applied migration was edited, the database is newer than this code, or")
+            out.line("/// the history has a gap (see `PostgresMigrator`).")
+            out.line("///")
+            out.line("/// ```swift")
+            out.line("/// try await \(schema.name).migrate(pg)")
+            out.line("/// ```")
+            out.line("@discardableResult")
+            out.block("public static func migrate(_ pg: PostgresDatabase) async throws -> [Migration]") { out in
+                out.line("try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
+            }
+        }
+    }
+
+    /// The helpers the DAOs decode and bind enums and JSON with.
+    func renderPostgresCells(_ out: inout SwiftWriter) {
+        out.line("/// Reads and writes the values PostgreSQL has no Swift type for: enums and JSON.")
+        out.block("fileprivate enum \(postgresCells)") { out in
+            out.line("/// The enum case a TEXT cell names.")
+            out.block("static func enumeration<Value: RawRepresentable>(_ type: Value.Type, _ cell: PostgresCell) throws -> Value where Value.RawValue == String") { out in
+                out.line("let raw = try cell.decode(String.self)")
+                out.block("guard let value = Value(rawValue: raw) else") { out in
+                    out.line("throw StrataError.decoding(\"column \\(cell.columnName) holds '\\(raw)', not a case of \\(Value.self)\")")
+                }
+                out.line("return value")
+            }
+            out.line()
+            out.line("/// The value a JSONB cell holds.")
+            out.block("static func json<Value: Decodable>(_ type: Value.Type, _ cell: PostgresCell) throws -> Value") { out in
+                out.line("let text = try cell.decode(String.self)")
+                out.line("do {")
+                out.line("    return try JSONDecoder().decode(Value.self, from: Data(text.utf8))")
+                out.line("} catch {")
+                out.line("    throw StrataError.decoding(\"column \\(cell.columnName) holds JSON that is not a \\(Value.self): \\(error)\")")
+                out.line("}")
+            }
+            out.line()
+            out.line("/// `value` as JSON text (keys sorted, as the SQLite DAOs write it), bound as `$n::jsonb`.")
+            out.block("static func jsonText<Value: Encodable>(_ value: Value) throws -> String") { out in
+                out.line("let encoder = JSONEncoder()")
+                out.line("encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]")
+                out.line("return String(decoding: try encoder.encode(value), as: UTF8.self)")
+            }
+        }
+    }
+
+    // MARK: - The DAO
+
+    /// One prepared statement of a DAO: its struct name, SQL, stored values and rows.
+    struct PostgresStatement {
+        enum Rows {
+            /// No rows: run with `execute`, which returns the rows affected.
+            case none
+            /// Records of a table, decoded by its DAO.
+            case records(Table)
+            /// One `BIGINT` (`count(*)`).
+            case count
+            /// One `BOOLEAN` (`EXISTS`).
+            case exists
+        }
+
+        var typeName: String
+        var sql: String
+        /// The stored values: the property (and memberwise argument) and its Swift type.
+        var properties: [(name: String, type: String)]
+        /// What each `$n` binds, in order: a column or parameter type and the Swift expression.
+        var bindings: [(type: ColumnType, isOptional: Bool, value: String)]
+        var rows: Rows
+    }
+
+    func renderPostgresDAO(_ table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        let dao = SwiftNames.identifier(table.recordName + "PostgresDAO")
+        let plan = PostgresDAOPlan(table: table, schema: schema)
+        var statements: [PostgresStatement] = []
+        func recordBindings(_ columns: [Column]) -> [(type: ColumnType, isOptional: Bool, value: String)] {
+            columns.map { ($0.type, $0.isOptional, "record.\($0.swiftName)") }
+        }
+        let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
+        let keyProperties = zip(plan.keyColumns, keyNames).map { (name: $1.reference, type: $0.swiftBaseType(in: table)) }
+        let keyBindings = zip(plan.keyColumns, keyNames).map { (type: $0.type, isOptional: false, value: $1.reference) }
+
+        out.doc(
+            "Reads and writes `\(table.recordName)` records in table \(plan.tableName) on PostgreSQL: the methods of `\(table.recordName)DAO`, `async`.\n\n```swift\nlet stored = try await pg.write { conn in try await \(table.recordName)PostgresDAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
+        )
+        out.block("public struct \(dao): Sendable") { out in
+            out.line("/// The connection the DAO runs on.")
+            out.line("public let conn: PostgresDatabase.Connection")
+            out.line()
+            out.line("/// A DAO on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
+            out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
+            out.line()
+            renderPostgresDecode(table, &out)
+
+            // Insert.
+            out.line()
+            statements.append(
+                PostgresStatement(
+                    typeName: "Insert", sql: plan.insertSQL, properties: [("record", record)], bindings: recordBindings(table.columns),
+                    rows: .records(table)))
+            if let auto = table.autoincrementColumn {
+                statements.append(
+                    PostgresStatement(
+                        typeName: "InsertAssigningKey", sql: plan.insertAssigningKeySQL, properties: [("record", record)],
+                        bindings: recordBindings(table.columns.filter { $0 != auto }), rows: .records(table)))
+                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, PostgreSQL assigns one.")
+            } else {
+                out.line("/// Inserts `record` and returns it as stored.")
+            }
+            out.line("@discardableResult")
+            out.block("public func insert(_ record: \(record)) async throws -> \(record)") { out in
+                if let auto = table.autoincrementColumn {
+                    out.block("if record.\(auto.swiftName) == 0") { out in
+                        out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
+                    }
+                }
+                out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Insert(record: record)))")
+            }
+            out.line()
+            out.line("/// Inserts `records` in order and returns them as stored.")
+            out.line("@discardableResult")
+            out.block("public func insert(_ records: some Sequence<\(record)>) async throws -> [\(record)]") { out in
+                out.line("var result: [\(record)] = []")
+                out.line("for record in records { result.append(try await insert(record)) }")
+                out.line("return result")
+            }
+
+            // Upsert.
+            out.line()
+            statements.append(
+                PostgresStatement(
+                    typeName: "Upsert", sql: plan.upsertSQL, properties: [("record", record)], bindings: recordBindings(table.columns),
+                    rows: .records(table)))
+            out.line("/// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.")
+            out.line("@discardableResult")
+            out.block("public func upsert(_ record: \(record)) async throws -> \(record)") { out in
+                if let auto = table.autoincrementColumn {
+                    out.line("if record.\(auto.swiftName) == 0 { return try await insert(record) }")
+                }
+                out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Upsert(record: record)))")
+            }
+            out.line()
+            out.line("/// The row a `RETURNING` statement gave back.")
+            out.block("private func stored(_ row: \(record)?) throws -> \(record)") { out in
+                out.block("guard let row else") { out in
+                    out.line("throw StrataError.decoding(\"PostgreSQL returned no row for a write of a \(table.recordName)\")")
+                }
+                out.line("return row")
+            }
+
+            // Update.
+            if !plan.nonKeyColumns.isEmpty {
+                out.line()
+                statements.append(
+                    PostgresStatement(
+                        typeName: "Update", sql: plan.updateSQL, properties: [("record", record)],
+                        bindings: recordBindings(plan.nonKeyColumns + plan.keyColumns), rows: .none))
+                out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
+                out.line("@discardableResult")
+                out.block("public func update(_ record: \(record)) async throws -> Bool") { out in
+                    out.line("try await conn.execute(Update(record: record)) > 0")
+                }
+            }
+
+            // Delete and find by key.
+            let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
+                "\(names.declaration): \(column.swiftBaseType(in: table))"
+            }.joined(separator: ", ")
+            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
+            let keyValues = zip(keyNames, keyProperties).map { "\(SwiftNames.argumentLabel($1.name)): \($0.reference)" }.joined(separator: ", ")
+            out.line()
+            statements.append(PostgresStatement(typeName: "Delete", sql: plan.deleteSQL, properties: keyProperties, bindings: keyBindings, rows: .none))
+            out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
+            out.line("@discardableResult")
+            out.block("public func delete(_ record: \(record)) async throws -> Bool") { out in
+                out.line("try await delete(\(keyArguments))")
+            }
+            out.line()
+            out.line("/// Deletes the row with this key; false when there was none.")
+            out.line("@discardableResult")
+            out.block("public func delete(\(keyParameters)) async throws -> Bool") { out in
+                out.line("try await conn.execute(Delete(\(keyValues))) > 0")
+            }
+            out.line()
+            statements.append(
+                PostgresStatement(typeName: "Find", sql: plan.findSQL, properties: keyProperties, bindings: keyBindings, rows: .records(table)))
+            out.line("/// The record with this key, or nil.")
+            out.block("public func find(\(keyParameters)) async throws -> \(record)?") { out in
+                out.line("try await conn.fetchOne(Find(\(keyValues)))")
+            }
+            out.line()
+            statements.append(PostgresStatement(typeName: "FetchAll", sql: plan.selectSQL, properties: [], bindings: [], rows: .records(table)))
+            out.line("/// Every record of the table, in no particular order.")
+            out.block("public func fetchAll() async throws -> [\(record)]") { out in
+                out.line("try await conn.fetchAll(FetchAll())")
+            }
+
+            // Named queries.
+            var usedTypes = Set(statements.map(\.typeName))
+            func uniqueType(_ base: String) -> String {
+                var candidate = base
+                var counter = 2
+                while usedTypes.contains(candidate) {
+                    candidate = base + String(counter)
+                    counter += 1
+                }
+                usedTypes.insert(candidate)
+                return candidate
+            }
+            for query in table.queries {
+                out.line()
+                let typeName = uniqueType("Query" + SwiftNames.upperFirst(query.name))
+                statements.append(renderPostgresQuery(query, typeName: typeName, table: table, plan: plan, &out))
+            }
+
+            // Navigation.
+            for navigation in plan.navigations {
+                out.line()
+                let typeName = uniqueType("Navigation" + SwiftNames.upperFirst(navigation.methodName))
+                statements.append(renderPostgresNavigation(navigation, typeName: typeName, table: table, &out))
+            }
+
+            out.line()
+            out.line("// Statements")
+            for statement in statements {
+                out.line()
+                renderPreparedStatement(statement, dao: dao, &out)
+            }
+        }
+    }
+
+    /// `public static func decode(_ row: PostgresRow) throws -> Record`.
+    func renderPostgresDecode(_ table: Table, _ out: inout SwiftWriter) {
+        let record = SwiftNames.identifier(table.recordName)
+        out.line("/// Reads a record from a row of the table's columns in declaration order, by position.")
+        out.block("public static func decode(_ row: PostgresRow) throws -> \(record)") { out in
+            out.line("let cells = row.makeRandomAccess()")
+            out.line("return \(record)(")
+            for (index, column) in table.columns.enumerated() {
+                let separator = index == table.columns.count - 1 ? "" : ","
+                out.line("    \(SwiftNames.argumentLabel(column.name)): \(postgresReadExpression(column, at: index, table: table))\(separator)")
+            }
+            out.line(")")
+        }
+    }
+
+    /// The expression that decodes `column` from cell `index`.
+    func postgresReadExpression(_ column: Column, at index: Int, table: Table) -> String {
+        let cell = "cells[\(index)]"
+        let optional = column.isOptional ? "?" : ""
+        switch column.type {
+        case .enumeration:
+            let call = "\(postgresCells).enumeration(\(column.swiftBaseType(in: table)).self, \(cell))"
+            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
+        case .json(let swiftType):
+            let call = "\(postgresCells).json(\(swiftType).self, \(cell))"
+            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
+        default:
+            return "try \(cell).decode(\(column.swiftBaseType(in: table))\(optional).self)"
+        }
+    }
+
+    /// A named query's method; the statement's properties are the query's parameters.
+    func renderPostgresQuery(_ query: Query, typeName: String, table: Table, plan: PostgresDAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
+        let record = SwiftNames.identifier(table.recordName)
+        let names = SwiftNames.parameterNames(query.parameters.map(\.name))
+        let signature = zip(query.parameters, names).map { parameter, names in
+            "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
+        }.joined(separator: ", ")
+        let properties = zip(query.parameters, names).map { parameter, names in
+            (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
+        }
+        let bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
+        let arguments = properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
+        let returnType: String
+        let call: String
+        let rows: PostgresStatement.Rows
+        switch query.returns {
+        case .many: (returnType, call, rows) = ("[\(record)]", "conn.fetchAll", .records(table))
+        case .one: (returnType, call, rows) = ("\(record)?", "conn.fetchOne", .records(table))
+        case .count: (returnType, call, rows) = ("Int", "conn.fetchOne", .count)
+        case .exists: (returnType, call, rows) = ("Bool", "conn.fetchOne", .exists)
+        }
+        var summary = query.doc.map { $0 + "\n\n" } ?? ""
+        summary += "Named query `\(query.name)` on PostgreSQL (see `\(table.recordName)DAO.\(query.name)`)."
+        out.doc(summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))")
+        out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) async throws -> \(returnType)") { out in
+            let statement = "\(typeName)(\(arguments))"
+            switch query.returns {
+            case .many, .one: out.line("try await \(call)(\(statement))")
+            case .count: out.line("try await \(call)(\(statement)) ?? 0")
+            case .exists: out.line("try await \(call)(\(statement)) ?? false")
+            }
+        }
+        return PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: properties, bindings: bindings, rows: rows)
+    }
+
+    /// A navigation method along a foreign key.
+    func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, table: Table, _ out: inout SwiftWriter) -> PostgresStatement {
+        let record = SwiftNames.identifier(table.recordName)
+        let target = SwiftNames.identifier(navigation.target.recordName)
+        let column = navigation.boundColumn
+        let valueType = column.swiftBaseType(in: table) + (column.isOptional ? "?" : "")
+        let statement = PostgresStatement(
+            typeName: typeName, sql: PostgresDAOPlan.numbered(navigation.sql), properties: [("value", valueType)],
+            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
+        let method = SwiftNames.identifier(navigation.methodName)
+        if navigation.isToParent {
+            out.doc("The `\(navigation.target.recordName)` that `\(column.name)` refers to, or nil.")
+            out.block("public func \(method)(of record: \(record)) async throws -> \(target)?") { out in
+                out.line("try await conn.fetchOne(\(typeName)(value: record.\(column.swiftName)))")
+            }
+        } else {
+            out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
+            out.block("public func \(method)(of record: \(record)) async throws -> [\(target)]") { out in
+                out.line("try await conn.fetchAll(\(typeName)(value: record.\(column.swiftName)))")
+            }
+        }
+        return statement
+    }
+
+    /// `struct Insert: PostgresPreparedStatement { … }`.
+    func renderPreparedStatement(_ statement: PostgresStatement, dao: String, _ out: inout SwiftWriter) {
+        out.line("/// `\(statement.sql.replacingOccurrences(of: "\n", with: " "))`")
+        out.block("struct \(statement.typeName): PostgresPreparedStatement") { out in
+            out.line("static let name = \(SwiftNames.stringLiteral("strata_" + Migration.checksum(of: statement.sql).prefix(24)))")
+            out.line("static let sql = \(SwiftNames.stringLiteral(statement.sql))")
+            switch statement.rows {
+            case .none: out.line("typealias Row = Void")
+            case .records(let table): out.line("typealias Row = \(SwiftNames.identifier(table.recordName))")
+            case .count: out.line("typealias Row = Int")
+            case .exists: out.line("typealias Row = Bool")
+            }
+            if !statement.properties.isEmpty { out.line() }
+            for property in statement.properties {
+                out.line("var \(SwiftNames.identifier(property.name)): \(property.type)")
+            }
+            out.line()
+            out.block("func makeBindings() throws -> PostgresBindings") { out in
+                if statement.bindings.isEmpty {
+                    out.line("PostgresBindings()")
+                    return
+                }
+                out.line("var bindings = PostgresBindings(capacity: \(statement.bindings.count))")
+                for binding in statement.bindings {
+                    out.line(postgresBindLine(binding.type, isOptional: binding.isOptional, value: binding.value))
+                }
+                out.line("return bindings")
+            }
+            out.line()
+            switch statement.rows {
+            case .none:
+                out.line("func decodeRow(_ row: PostgresRow) throws {}")
+            case .records(let table):
+                let targetDAO = SwiftNames.identifier(table.recordName + "PostgresDAO")
+                out.block("func decodeRow(_ row: PostgresRow) throws -> Row") { out in
+                    out.line("try \(targetDAO).decode(row)")
+                }
+            case .count:
+                out.block("func decodeRow(_ row: PostgresRow) throws -> Row") { out in
+                    out.line("try row.makeRandomAccess()[0].decode(Int.self)")
+                }
+            case .exists:
+                out.block("func decodeRow(_ row: PostgresRow) throws -> Row") { out in
+                    out.line("try row.makeRandomAccess()[0].decode(Bool.self)")
+                }
+            }
+        }
+    }
+
+    /// One line appending `value` of a schema type to `bindings`.
+    func postgresBindLine(_ type: ColumnType, isOptional: Bool, value: String) -> String {
+        switch type {
+        case .enumeration:
+            return "bindings.append(\(value)\(isOptional ? "?" : "").rawValue)"
+        case .json:
+            if isOptional {
+                return "try bindings.append(\(value).map { try \(postgresCells).jsonText($0) })"
+            }
+            return "bindings.append(try \(postgresCells).jsonText(\(value)))"
+        case .blob:
+            return "try bindings.append(\(value))"
+        default:
+            return "bindings.append(\(value))"
+        }
+    }
+}
+
+/// The PostgreSQL SQL of one table's DAO: ``DAOPlan``'s statements with `$1, $2, …`
+/// placeholders (`$n::jsonb` for JSON values), `RETURNING` the stored row on writes.
+public struct PostgresDAOPlan {
+    let base: DAOPlan
+    let table: Table
+
+    /// Plans the PostgreSQL DAO of `table` in `schema`.
+    public init(table: Table, schema: Schema) {
+        self.base = DAOPlan(table: table, schema: schema)
+        self.table = table
+    }
+
+    var tableName: String { base.tableName }
+    var keyColumns: [Column] { base.keyColumns }
+    var nonKeyColumns: [Column] { base.nonKeyColumns }
+    var navigations: [DAOPlan.Navigation] { base.navigations }
+
+    var columnList: String { table.columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ") }
+
+    /// `$n`, or `$n::jsonb` for a JSON value (bound as text).
+    static func placeholder(_ number: Int, for type: ColumnType) -> String {
+        if case .json = type { return "$\(number)::jsonb" }
+        return "$\(number)"
+    }
+
+    func insert(_ columns: [Column]) -> String {
+        if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
+        let names = columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
+        let values = columns.enumerated().map { Self.placeholder($0.offset + 1, for: $0.element.type) }.joined(separator: ", ")
+        return "INSERT INTO \(tableName) (\(names)) VALUES (\(values))"
+    }
+
+    func keyCondition(from first: Int) -> String {
+        keyColumns.enumerated().map { "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = $\(first + $0.offset)" }.joined(separator: " AND ")
+    }
+
+    /// `SELECT <columns> FROM <table>`.
+    public var selectSQL: String { base.selectSQL }
+    /// Inserts every column, returning the stored row.
+    public var insertSQL: String { insert(table.columns) + " RETURNING " + columnList }
+    /// Inserts every column but the identity key, returning the stored row.
+    public var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + " RETURNING " + columnList }
+    /// Inserts, or updates every non-key column of the row with the same key; returns the row.
+    public var upsertSQL: String {
+        let conflict = keyColumns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
+        let insert = insert(table.columns)
+        if nonKeyColumns.isEmpty {
+            // DO NOTHING returns no row for an existing key: a no-op update returns it.
+            let key = SQLRenderer.quoteIdentifier(keyColumns[0].sqlName)
+            return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET \(key) = excluded.\(key) RETURNING " + columnList
+        }
+        let assignments = nonKeyColumns.map { "\(SQLRenderer.quoteIdentifier($0.sqlName)) = excluded.\(SQLRenderer.quoteIdentifier($0.sqlName))" }
+        return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ") + " RETURNING " + columnList
+    }
+    /// Updates the non-key columns of the row with a key.
+    public var updateSQL: String {
+        let assignments = nonKeyColumns.enumerated().map {
+            "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = \(Self.placeholder($0.offset + 1, for: $0.element.type))"
+        }
+        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(keyCondition(from: nonKeyColumns.count + 1))"
+    }
+    /// Deletes the row with a key.
+    public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
+    /// Selects the row with a key.
+    public var findSQL: String { selectSQL + " WHERE \(keyCondition(from: 1))" }
+
+    /// A named query's SQL: the SQLite text with `:name` parameters numbered `$1, $2, …` in
+    /// `query.parameters` order (JSON ones cast to `jsonb`).
+    public func querySQL(_ query: Query) -> String {
+        var quoted = query
+        quoted.whereClause = query.whereClause.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
+        quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
+        let sql = SQLRenderer.selectSQL(quoted, on: table)
+        let numbers = Dictionary(query.parameters.enumerated().map { ($0.element.name, ($0.offset + 1, $0.element.type)) }, uniquingKeysWith: { a, _ in a })
+        let tokens = SQLTokenizer.tokenize(sql)
+        var result = ""
+        var position = sql.startIndex
+        for (offset, token) in tokens.enumerated() where token.kind == .symbol && token.text == ":" && offset + 1 < tokens.count {
+            let next = tokens[offset + 1]
+            let isCast = offset > 0 && tokens[offset - 1].text == ":" && tokens[offset - 1].range.upperBound == token.range.lowerBound
+            guard !isCast, next.kind == .word, next.range.lowerBound == token.range.upperBound, let (number, type) = numbers[next.text] else { continue }
+            result += sql[position..<token.range.lowerBound]
+            result += Self.placeholder(number, for: type)
+            position = next.range.upperBound
+        }
+        return result + sql[position...]
+    }
+
+    /// A navigation's SQL (one `?`) with `$1`.
+    static func numbered(_ sql: String) -> String {
+        sql.hasSuffix(" = ?") ? String(sql.dropLast()) + "$1" : sql
+    }
+}

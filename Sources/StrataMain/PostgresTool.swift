@@ -1,0 +1,33 @@
+import Strata
+import StrataCommands
+import StrataPostgres
+
+/// `strata migrate/status --url`: the PostgreSQL side, over StrataPostgres's `PostgresMigrator`
+/// (each migration in its own transaction, under an advisory lock).
+struct PostgresTool: PostgresMigrationTool {
+    func status(url: String, migrations: [Migration]) async throws -> PostgresMigrationStatus {
+        try await withDatabase(url) { pg in
+            let status = try await PostgresMigrator(migrations: migrations).status(of: pg)
+            return PostgresMigrationStatus(
+                applied: status.applied.map { .init(version: $0.version, name: $0.name, appliedAt: $0.appliedAt) },
+                pending: status.pending, problems: status.problems)
+        }
+    }
+
+    func migrate(url: String, migrations: [Migration], upTo target: Int?) async throws -> [Migration] {
+        try await withDatabase(url) { pg in try await PostgresMigrator(migrations: migrations).migrate(pg, upTo: target) }
+    }
+
+    /// Runs `body` on a database opened at `url`, closing it afterwards.
+    func withDatabase<T: Sendable>(_ url: String, _ body: (PostgresDatabase) async throws -> T) async throws -> T {
+        let pg = try await PostgresDatabase(url: url)
+        do {
+            let result = try await body(pg)
+            try await pg.close()
+            return result
+        } catch {
+            try? await pg.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Strata
+import Testing
+@testable import StrataCompiler
+
+/// `options: { dialects: }`: decoding, and what a schema may not use with PostgreSQL, each at
+/// its line and column.
+@Suite struct PostgresDialectTests {
+    func diagnostics(_ text: String) -> [Diagnostic] {
+        SchemaLoader.check(bytes: Array(text.utf8), path: "Shop.schema.yml").diagnostics
+    }
+
+    /// `line:column: message` of each diagnostic.
+    func positions(_ text: String) -> [String] {
+        diagnostics(text).map { "\($0.location.line):\($0.location.column): \($0.message)" }
+    }
+
+    @Test func dialectsDefaultToSQLite() throws {
+        let schema = try SchemaLoader.load(contents: "tables:\n  Item:\n    columns:\n      id: { type: int, primaryKey: true }\n", path: "Shop.schema.yml")
+        #expect(schema.options.dialects == [.sqlite])
+        #expect(!schema.targetsPostgres)
+    }
+
+    @Test func decodesSQLiteAndPostgres() throws {
+        let schema = try SchemaLoader.load(
+            contents: "options: { dialects: [sqlite, postgres] }\ntables:\n  A:\n    columns:\n      id: { type: int, primaryKey: true }\n",
+            path: "Shop.schema.yml")
+        #expect(schema.options.dialects == [.sqlite, .postgres])
+        #expect(schema.targetsPostgres)
+    }
+
+    @Test func unknownDuplicateAndMissingDialects() {
+        let table = "tables:\n  Item:\n    columns:\n      id: { type: int, primaryKey: true }\n"
+        let unknown = diagnostics("options: { dialects: [sqlite, postgress] }\n" + table)
+        #expect(unknown.map { "\($0.location.line):\($0.location.column)" } == ["1:31"])
+        #expect(unknown.first?.message == "unknown dialect 'postgress'")
+        #expect(unknown.first?.hint?.contains("postgres") == true)
+        #expect(positions("options: { dialects: [sqlite, sqlite] }\n" + table) == ["1:31: dialect 'sqlite' is listed twice"])
+        #expect(positions("options: { dialects: [postgres] }\n" + table) == ["1:22: 'dialects' must include sqlite"])
+        #expect(positions("options: { dialects: postgres }\n" + table) == ["1:22: 'dialects' must be a list of SQL dialects, found 'postgres'"])
+    }
+
+    @Test func whatPostgreSQLCannotExpressIsAnErrorAtItsLine() {
+        let text = """
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Note:
+                withoutRowid: false
+                columns:
+                  id: { type: int, primaryKey: true }
+                  body: text
+                  stamp: { type: text, default: { sql: "strftime('%s', 'now')" } }
+                  n: { type: int, check: "n == 1" }
+                search:
+                  columns: [body]
+                queries:
+                  recent: { where: "n > :n AND ifnull(n, 0) > 0" }
+            triggers:
+              touch: "CREATE TRIGGER touch AFTER INSERT ON Note BEGIN SELECT 1; END"
+            queries:
+              longest: { sql: "SELECT id FROM Note ORDER BY length(body) DESC" }
+            """
+        let found = positions(text)
+        #expect(found.contains("10:5: 'search' on Note is an SQLite FTS5 index, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains("8:44: the default of Note.stamp uses strftime, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains("9:30: the CHECK of Note.n uses '==', which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains("13:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("15:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("17:3: typed SQL queries are SQLite-only for now") }, "\(found)")
+        #expect(found.count == 6, "\(found)")
+    }
+
+    @Test func theSameSchemaWithoutPostgresIsAccepted() {
+        let text = """
+            tables:
+              Note:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  body: text
+                search:
+                  columns: [body]
+            queries:
+              longest: { sql: "SELECT id FROM Note ORDER BY length(body) DESC" }
+            """
+        #expect(diagnostics(text).isEmpty)
+    }
+
+    // MARK: - DDL
+
+    @Test func ddlPerType() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                options: { dialects: [sqlite, postgres] }
+                tables:
+                  Author:
+                    columns:
+                      id: { type: int, primaryKey: autoincrement }
+                      name: { type: text, unique: true }
+                  Book:
+                    primaryKey: [isbn, edition]
+                    unique: [[title, authorId]]
+                    checks: ["pages > 0"]
+                    columns:
+                      isbn: text
+                      edition: { type: int, default: 1 }
+                      title: text
+                      authorId: { type: int, references: Author.id, onDelete: cascade, onUpdate: restrict }
+                      pages: int
+                      price: { type: double, default: 9.5 }
+                      inPrint: { type: bool, default: true }
+                      cover: blob?
+                      published: { type: date, default: now }
+                      since: { type: date, default: "2024-01-02 03:04:05.678" }
+                      ref: uuid?
+                      format: { type: enum, values: [paper, ebook], default: paper }
+                      meta: { type: json, swiftType: "[String: Int]", default: { a: 1 } }
+                    indexes:
+                      - { columns: [title], where: "inPrint" }
+                      - { columns: [ref], unique: true }
+                """, path: "Shop.schema.yml")
+        let ddl = PostgresRenderer.ddl(for: schema)
+        #expect(ddl[0] == """
+            CREATE TABLE "Author" (
+              "id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+              "name" TEXT NOT NULL UNIQUE
+            )
+            """)
+        #expect(ddl[1] == """
+            CREATE TABLE "Book" (
+              "isbn" TEXT NOT NULL,
+              "edition" BIGINT NOT NULL DEFAULT 1,
+              "title" TEXT NOT NULL,
+              "authorId" BIGINT NOT NULL,
+              "pages" BIGINT NOT NULL,
+              "price" DOUBLE PRECISION NOT NULL DEFAULT 9.5,
+              "inPrint" BOOLEAN NOT NULL DEFAULT TRUE,
+              "cover" BYTEA,
+              "published" TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP,
+              "since" TIMESTAMPTZ NOT NULL DEFAULT '2024-01-02 03:04:05.678+00',
+              "ref" UUID,
+              "format" TEXT NOT NULL DEFAULT 'paper' CHECK ("format" IN ('paper', 'ebook')),
+              "meta" JSONB NOT NULL DEFAULT '{"a":1}'::jsonb,
+              PRIMARY KEY ("isbn", "edition"),
+              UNIQUE ("title", "authorId"),
+              FOREIGN KEY ("authorId") REFERENCES "Author" ("id") ON DELETE CASCADE ON UPDATE RESTRICT,
+              CHECK ("pages" > 0)
+            )
+            """)
+        #expect(ddl[2] == #"CREATE INDEX "Book_title" ON "Book" ("title") WHERE "inPrint""#)
+        #expect(ddl[3] == #"CREATE UNIQUE INDEX "Book_ref" ON "Book" ("ref")"#)
+    }
+
+    // MARK: - Generated Swift
+
+    @Test func generatedPostgresCodeIsBehindCanImportAndOnlyWithTheDialect() throws {
+        let text = "tables:\n  Item:\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n      name: text\n"
+        let sqliteOnly = try SchemaLoader.load(contents: text, path: "Shop.schema.yml")
+        #expect(!Generator.render(sqliteOnly, migrations: [], schemaPath: "Shop.schema.yml").contains("StrataPostgres"))
+        let both = try SchemaLoader.load(contents: "options: { dialects: [sqlite, postgres] }\n" + text, path: "Shop.schema.yml")
+        let swift = Generator.render(both, migrations: [], schemaPath: "Shop.schema.yml")
+        #expect(swift.contains("#if canImport(StrataPostgres)\nimport StrataPostgres\n"))
+        #expect(swift.hasSuffix("#endif\n"))
+        #expect(swift.contains("public struct ItemPostgresDAO: Sendable"))
+        #expect(swift.contains(##"static let sql = #"INSERT INTO "Item" ("name") VALUES ($1) RETURNING "id", "name""#"##))
+        #expect(!Generator.render(both, migrations: [], schemaPath: "Shop.schema.yml", postgresCode: false).contains("StrataPostgres"))
+    }
+
+    @Test func namedQueriesAreNumberedForPostgreSQL() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                options: { dialects: [sqlite, postgres] }
+                tables:
+                  Item:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      name: text
+                      meta: { type: json, swiftType: "[Int]" }
+                    queries:
+                      search: { where: "name = :name OR name LIKE :name || '%' OR meta = :meta", orderBy: "name", limit: ":max" }
+                """, path: "Shop.schema.yml")
+        let table = try #require(schema.table(named: "Item"))
+        let sql = PostgresDAOPlan(table: table, schema: schema).querySQL(try #require(table.queries.first))
+        #expect(sql == #"SELECT "id", "name", "meta" FROM "Item" WHERE "name" = $1 OR "name" LIKE $1 || '%' OR "meta" = $2::jsonb ORDER BY "name" LIMIT $3"#)
+    }
+
+    /// SQLite matches names without regard to case; PostgreSQL folds unquoted ones to lower case.
+    @Test func mixedCaseNamesInSQLFragmentsAreQuotedAsDeclared() {
+        #expect(PostgresRenderer.quotingNames("authorId = :authorId AND length(title) > 0 AND AUTHORID > 1", names: ["authorId", "title", "length"])
+            == #""authorId" = :authorId AND length("title") > 0 AND "authorId" > 1"#)
+    }
+
+    @Test func boolColumnsComparedWithNumbersAreErrors() {
+        let text = """
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Loan:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  returned: { type: bool, default: false }
+                indexes:
+                  - { columns: [id], where: "returned = 0" }
+                queries:
+                  open: { where: "returned = FALSE AND id > :id" }
+            """
+        #expect(positions(text) == ["8:33: an index condition of Loan compares the bool column returned with a number, which PostgreSQL does not allow"])
+    }
+}
