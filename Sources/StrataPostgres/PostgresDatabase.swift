@@ -10,7 +10,9 @@ import PostgresNIO
 ///
 /// let pg = try await PostgresDatabase(url: "postgres://app@127.0.0.1:5432,127.0.0.1:5433/shop")
 /// let id = try await pg.write { conn in
-///     try await conn.query(sql: "INSERT INTO customer (name) VALUES ($1) RETURNING id", ["Ann"])[0].decode(Int.self)
+///     var bindings = PostgresBindings()
+///     bindings.append("Ann")
+///     return try await conn.query(sql: "INSERT INTO customer (name) VALUES ($1) RETURNING id", bindings)[0].decode(Int.self)
 /// }
 /// try await pg.close()
 /// ```
