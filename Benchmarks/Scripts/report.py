@@ -145,8 +145,16 @@ for w in workloads:
 
 callgrind = os.path.join(folder, "callgrind.md")
 if os.path.exists(callgrind):
+    text = open(callgrind).read().strip()
+    if text.startswith("|"):
+        # Counted: every runtime workload must have its row (the instructions are the figures
+        # of record, so a workload left out would be a hole in the report).
+        counted = {line.split("|")[1].strip() for line in text.splitlines()[2:] if line.startswith("|")}
+        missing = [w for w in TITLES if w not in counted]
+        if missing:
+            sys.exit(f"report.py: callgrind.md has no instruction count for {', '.join(missing)}")
     print("\n### Instructions (callgrind, one run of each workload; the figure of record)\n")
-    print(open(callgrind).read().strip())
+    print(text)
 
 print("\n### Allocations per row (or per call): median mallocs of one run ÷ rows\n")
 print("| workload | " + " | ".join(NAMES[i] for i in IMPLS) + " |")

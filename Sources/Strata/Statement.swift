@@ -75,7 +75,7 @@ public final class Statement {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        throw failure(code)
+        try throwFailure(code)
     }
 
     /// Runs a statement that returns no rows (or whose rows are ignored) to completion.
@@ -92,9 +92,17 @@ public final class Statement {
         return error
     }
 
+    /// Throws the error SQLite reports for `code`. Not inlined: the error path stays out of the
+    /// code of every `bind` and `step` (a call instead of building and boxing the error at
+    /// each call site), which keeps the generated methods small.
+    @usableFromInline @inline(never)
+    func throwFailure(_ code: Int32) throws -> Never {
+        throw failure(code)
+    }
+
     @inlinable
     func check(_ code: Int32) throws {
-        if code != SQLITE_OK { throw failure(code) }
+        if _slowPath(code != SQLITE_OK) { try throwFailure(code) }
     }
 
     // MARK: - Binding (1-based)
@@ -190,7 +198,10 @@ public final class Statement {
     }
 
     /// Binds any convertible value, or NULL for nil.
-    @inlinable
+    ///
+    /// Disfavored, so that a value of a known type (a `String?` column, say) binds through
+    /// the generic `bind(_:at:)`, specialized for its type, instead of boxed in an existential.
+    @inlinable @_disfavoredOverload
     public func bind(_ value: (any DatabaseValueConvertible)?, at index: Int32) throws {
         if let value {
             try value.bind(to: self, at: index)

@@ -82,6 +82,42 @@ import Testing
         }
     }
 
+    /// `withCachedStatement` lends the slot's statement without retaining it, reset; clearing the
+    /// cache inside the body (a hook could) must not free it while the body runs.
+    @Test func withCachedStatementLendsTheSlotStatementAndSurvivesClearingTheCache() throws {
+        let insertSQL: CachedSQL = "INSERT INTO n VALUES (?)"
+        let selectSQL: CachedSQL = "SELECT v FROM n ORDER BY v"
+        let db = try Database.inMemory()
+        try db.write { conn in
+            try conn.execute(sql: "CREATE TABLE n(v INTEGER)")
+            let kept = try conn.cachedStatement(insertSQL)
+            try conn.withCachedStatement(insertSQL) { statement in
+                #expect(statement === kept)
+                try statement.bind(1, at: 1)
+                try statement.run()
+            }
+            try conn.execute(sql: "INSERT INTO n VALUES (2)")
+            // A read left on its first row is reset before it is lent again.
+            let select = try conn.cachedStatement(selectSQL)
+            #expect(try select.step())
+            let first = try conn.withCachedStatement(selectSQL) { statement in
+                try statement.step() ? statement.int(at: 0) : nil
+            }
+            #expect(first == 1)
+            try conn.withCachedStatement(insertSQL) { statement in
+                conn.clearStatementCache()
+                try statement.bind(3, at: 1)
+                try statement.run()
+            }
+            try conn.withCachedStatement(insertSQL) { statement in
+                #expect(statement !== kept, "the cleared slot is prepared again")
+                try statement.bind(4, at: 1)
+                try statement.run()
+            }
+        }
+        #expect(try db.read { conn in try conn.fetch(sql: "SELECT v FROM n ORDER BY v").map { try $0.get(0) as Int } } == [1, 2, 3, 4])
+    }
+
     @Test func cursorIteratesWithoutLoadingEverything() throws {
         let db = try Database.inMemory()
         try db.write { conn in

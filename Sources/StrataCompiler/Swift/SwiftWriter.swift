@@ -24,9 +24,18 @@ struct SwiftWriter {
         text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indent) + suffix + "\n"
     }
 
+    /// Writes `header { parameter in`, the body one level deeper, then `}`: a trailing closure.
+    mutating func closure(_ header: String, parameter: String, _ body: (inout SwiftWriter) -> Void) {
+        block(header, body, opening: " { \(parameter) in")
+    }
+
     /// Writes `header {`, the body one level deeper, then `}`.
     mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
-        line(header + " {")
+        block(header, body, opening: " {")
+    }
+
+    private mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void, opening: String) {
+        line(header + opening)
         depth += 1
         body(&self)
         depth -= 1

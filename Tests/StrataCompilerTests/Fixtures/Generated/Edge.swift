@@ -215,24 +215,26 @@ public struct NodeDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Node) throws -> Node {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.bind(record.`default`, at: 1)
-            try statement.bind(record.`protocol`, at: 2)
-            try statement.bind(record.order, at: 3)
-            try statement.bind(record.parentId, at: 4)
-            try statement.bind(record.kind.rawValue, at: 5)
-            if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.`default`, at: 1)
+                try statement.bind(record.`protocol`, at: 2)
+                try statement.bind(record.order, at: 3)
+                try statement.bind(record.parentId, at: 4)
+                try statement.bind(record.kind.rawValue, at: 5)
+                if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -261,24 +263,26 @@ public struct NodeDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Node) throws -> Node {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Node) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.`default`, at: 1)
-        try statement.bind(record.`protocol`, at: 2)
-        try statement.bind(record.order, at: 3)
-        try statement.bind(record.parentId, at: 4)
-        try statement.bind(record.kind.rawValue, at: 5)
-        if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
-        try statement.bind(record.id, at: 7)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.`default`, at: 1)
+            try statement.bind(record.`protocol`, at: 2)
+            try statement.bind(record.order, at: 3)
+            try statement.bind(record.parentId, at: 4)
+            try statement.bind(record.kind.rawValue, at: 5)
+            if let value = record.extra { try statement.bind(json: value, at: 6) } else { try statement.bindNull(at: 6) }
+            try statement.bind(record.id, at: 7)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -291,9 +295,10 @@ public struct NodeDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -430,11 +435,12 @@ public struct SettingDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Setting) throws -> Setting {
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -458,20 +464,22 @@ public struct SettingDAO: RecordDAO {
     /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Setting) throws -> Setting {
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Setting) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.value, at: 1)
-        try statement.bind(record.flag, at: 2)
-        try statement.bind(record.key, at: 3)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.value, at: 1)
+            try statement.bind(record.flag, at: 2)
+            try statement.bind(record.key, at: 3)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -484,9 +492,10 @@ public struct SettingDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(key: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(key, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(key, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -562,18 +571,20 @@ public struct TickDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Tick) throws -> Tick {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -595,9 +606,10 @@ public struct TickDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Tick) throws -> Tick {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -610,9 +622,10 @@ public struct TickDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -782,11 +795,12 @@ public struct EntryDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Entry) throws -> Entry {
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.at = DateFormat.rounded(stored.at)
         return stored
@@ -816,9 +830,10 @@ public struct EntryDAO: RecordDAO {
     /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Entry) throws -> Entry {
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.at = DateFormat.rounded(stored.at)
         return stored
@@ -827,15 +842,16 @@ public struct EntryDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Entry) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.type?.rawValue, at: 1)
-        try statement.bind(record.date.rawValue, at: 2)
-        try statement.bind(record.at, at: 3)
-        try statement.bind(record.selectId, at: 4)
-        try statement.bind(json: record.prefs, at: 5)
-        try statement.bind(record.statement, at: 6)
-        try statement.bind(record.record, at: 7)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.type?.rawValue, at: 1)
+            try statement.bind(record.date.rawValue, at: 2)
+            try statement.bind(record.at, at: 3)
+            try statement.bind(record.selectId, at: 4)
+            try statement.bind(json: record.prefs, at: 5)
+            try statement.bind(record.statement, at: 6)
+            try statement.bind(record.record, at: 7)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -848,10 +864,11 @@ public struct EntryDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(statement statement_: Int, record record_: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(statement_, at: 1)
-        try statement.bind(record_, at: 2)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(statement_, at: 1)
+            try statement.bind(record_, at: 2)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 

@@ -226,21 +226,23 @@ public struct AuthorDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Author) throws -> Author {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.bind(record.name, at: 1)
-            try statement.bind(record.born, at: 2)
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.name, at: 1)
+                try statement.bind(record.born, at: 2)
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             stored.born = stored.born.map(DateFormat.rounded)
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.born = stored.born.map(DateFormat.rounded)
         return stored
@@ -267,9 +269,10 @@ public struct AuthorDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Author) throws -> Author {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.born = stored.born.map(DateFormat.rounded)
         return stored
@@ -278,11 +281,12 @@ public struct AuthorDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Author) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.name, at: 1)
-        try statement.bind(record.born, at: 2)
-        try statement.bind(record.id, at: 3)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.name, at: 1)
+            try statement.bind(record.born, at: 2)
+            try statement.bind(record.id, at: 3)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -295,9 +299,10 @@ public struct AuthorDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -456,11 +461,12 @@ public struct BookDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Book) throws -> Book {
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.publishedAt = stored.publishedAt.map(DateFormat.rounded)
         return stored
@@ -493,9 +499,10 @@ public struct BookDAO: RecordDAO {
     /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Book) throws -> Book {
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.publishedAt = stored.publishedAt.map(DateFormat.rounded)
         return stored
@@ -504,18 +511,19 @@ public struct BookDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Book) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.title, at: 1)
-        try statement.bind(record.isbn, at: 2)
-        try statement.bind(record.pages, at: 3)
-        try statement.bind(record.price, at: 4)
-        try statement.bind(record.format.rawValue, at: 5)
-        try statement.bind(json: record.tags, at: 6)
-        try statement.bind(record.cover, at: 7)
-        try statement.bind(record.publishedAt, at: 8)
-        try statement.bind(record.authorId, at: 9)
-        try statement.bind(record.id, at: 10)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.title, at: 1)
+            try statement.bind(record.isbn, at: 2)
+            try statement.bind(record.pages, at: 3)
+            try statement.bind(record.price, at: 4)
+            try statement.bind(record.format.rawValue, at: 5)
+            try statement.bind(json: record.tags, at: 6)
+            try statement.bind(record.cover, at: 7)
+            try statement.bind(record.publishedAt, at: 8)
+            try statement.bind(record.authorId, at: 9)
+            try statement.bind(record.id, at: 10)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -528,9 +536,10 @@ public struct BookDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: UUID) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -740,11 +749,12 @@ public struct BookTagDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: BookTag) throws -> BookTag {
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -766,9 +776,10 @@ public struct BookTagDAO: RecordDAO {
     /// returns it as stored.
     @discardableResult
     public func upsert(_ record: BookTag) throws -> BookTag {
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -781,10 +792,11 @@ public struct BookTagDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(bookId: UUID, tag: String) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(bookId, at: 1)
-        try statement.bind(tag, at: 2)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(bookId, at: 1)
+            try statement.bind(tag, at: 2)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -908,24 +920,26 @@ public struct MemberDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Member) throws -> Member {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.bind(record.fullName, at: 1)
-            try statement.bind(record.email, at: 2)
-            try statement.bind(record.active, at: 3)
-            try statement.bind(record.joinedAt, at: 4)
-            try statement.bind(json: record.settings, at: 5)
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.fullName, at: 1)
+                try statement.bind(record.email, at: 2)
+                try statement.bind(record.active, at: 3)
+                try statement.bind(record.joinedAt, at: 4)
+                try statement.bind(json: record.settings, at: 5)
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             stored.joinedAt = DateFormat.rounded(stored.joinedAt)
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.joinedAt = DateFormat.rounded(stored.joinedAt)
         return stored
@@ -955,9 +969,10 @@ public struct MemberDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Member) throws -> Member {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.joinedAt = DateFormat.rounded(stored.joinedAt)
         return stored
@@ -966,14 +981,15 @@ public struct MemberDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Member) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.fullName, at: 1)
-        try statement.bind(record.email, at: 2)
-        try statement.bind(record.active, at: 3)
-        try statement.bind(record.joinedAt, at: 4)
-        try statement.bind(json: record.settings, at: 5)
-        try statement.bind(record.id, at: 6)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.fullName, at: 1)
+            try statement.bind(record.email, at: 2)
+            try statement.bind(record.active, at: 3)
+            try statement.bind(record.joinedAt, at: 4)
+            try statement.bind(json: record.settings, at: 5)
+            try statement.bind(record.id, at: 6)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -986,9 +1002,10 @@ public struct MemberDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -1126,26 +1143,28 @@ public struct LoanDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Loan) throws -> Loan {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.bind(record.bookId, at: 1)
-            try statement.bind(record.memberId, at: 2)
-            try statement.bind(record.lentAt, at: 3)
-            try statement.bind(record.dueAt, at: 4)
-            try statement.bind(record.returned, at: 5)
-            try statement.bind(record.note, at: 6)
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.bookId, at: 1)
+                try statement.bind(record.memberId, at: 2)
+                try statement.bind(record.lentAt, at: 3)
+                try statement.bind(record.dueAt, at: 4)
+                try statement.bind(record.returned, at: 5)
+                try statement.bind(record.note, at: 6)
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             stored.lentAt = DateFormat.rounded(stored.lentAt)
             stored.dueAt = DateFormat.rounded(stored.dueAt)
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.lentAt = DateFormat.rounded(stored.lentAt)
         stored.dueAt = DateFormat.rounded(stored.dueAt)
@@ -1177,9 +1196,10 @@ public struct LoanDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Loan) throws -> Loan {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.lentAt = DateFormat.rounded(stored.lentAt)
         stored.dueAt = DateFormat.rounded(stored.dueAt)
@@ -1189,15 +1209,16 @@ public struct LoanDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Loan) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.bookId, at: 1)
-        try statement.bind(record.memberId, at: 2)
-        try statement.bind(record.lentAt, at: 3)
-        try statement.bind(record.dueAt, at: 4)
-        try statement.bind(record.returned, at: 5)
-        try statement.bind(record.note, at: 6)
-        try statement.bind(record.id, at: 7)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.bookId, at: 1)
+            try statement.bind(record.memberId, at: 2)
+            try statement.bind(record.lentAt, at: 3)
+            try statement.bind(record.dueAt, at: 4)
+            try statement.bind(record.returned, at: 5)
+            try statement.bind(record.note, at: 6)
+            try statement.bind(record.id, at: 7)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -1210,9 +1231,10 @@ public struct LoanDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
