@@ -471,12 +471,7 @@ public enum MigrationReplay {
     /// The structure `schema` declares: its DDL executed in an in-memory database and
     /// introspected, so it compares with a replayed one on equal terms.
     public static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
-        let db = try Database.inMemory()
-        return try db.writeWithoutTransaction { conn in
-            for statement in declaredStatements(of: schema) {
-                try conn.execute(sql: statement)
-            }
-            return try SchemaIntrospector.introspect(conn)
-        }
+        let db = try SQLiteChecker.declaredDatabase(of: schema, reusing: nil)
+        return try db.read { conn in try SchemaIntrospector.introspect(conn) }
     }
 }

@@ -29,14 +29,19 @@ public enum QueryAnalyzer {
 
     /// Types every query of `queries` against `schema`.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
+        analyze(queries, in: schema, reusing: nil)
+    }
+
+    /// Types every query of `queries` against `schema`, in `checker`'s database when it holds
+    /// the schema's DDL.
+    static func analyze(
+        _ queries: [SQLQuery], in schema: Schema, reusing checker: SQLiteChecker?
+    ) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let db: Database
         do {
-            db = try Database.inMemory()
-            try db.writeWithoutTransaction { conn in
-                for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
-            }
+            db = try SQLiteChecker.declaredDatabase(of: schema, reusing: checker)
         } catch {
             return ([], [Diagnostic(at: fileStart, "cannot check the queries in SQLite: \(error)")])
         }

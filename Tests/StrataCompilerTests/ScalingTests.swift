@@ -1,0 +1,97 @@
+import Foundation
+import Strata
+import Testing
+@testable import StrataCompiler
+
+/// The compiler's work grows linearly with the number of tables. It is asserted with counts of
+/// work (DDL statements executed, name lookup tables built), never with a clock: the timings
+/// live in Benchmarks/ (docs/Benchmarks.md, "The generator").
+@Suite struct ScalingTests {
+    /// A schema of `count` tables shaped like `Benchmarks/Scripts/make_schema.py`'s: eight
+    /// columns of the common types, a foreign key to the table before, an index and two queries.
+    static func schema(tables count: Int) -> String {
+        var lines = ["database: Big", "tables:"]
+        for i in 0..<count {
+            lines += [
+                "  Table\(i):",
+                "    table: table_\(i)",
+                "    columns:",
+                "      id:        { type: int, primaryKey: autoincrement }",
+                "      name:      text",
+                "      note:      text?",
+                "      amount:    { type: double, default: 0 }",
+                "      active:    { type: bool, default: true }",
+                "      createdAt: { type: date, default: now }",
+                "      token:     uuid",
+                "      kind:      { type: enum, values: [small, medium, large], default: small }",
+            ]
+            if i > 0 { lines.append("      parentId:  { type: int?, references: Table\(i - 1).id, onDelete: setNull }") }
+            lines += [
+                "    indexes:",
+                "      - columns: [name]",
+                "    queries:",
+                "      byName: { where: \"name = :name\", returns: one }",
+                "      activeSince: { where: \"active = :active AND createdAt >= :since\", orderBy: createdAt, limit: 100 }",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What `generate` does for a schema of `count` tables with its first migration.
+    static func generateWork(tables count: Int) throws -> (work: CompileWork, swift: String) {
+        let workspace = try MigrationWorkspace(name: "Big")
+        try workspace.evolve(to: schema(tables: count), name: "initial")
+        let work = CompileWork()
+        let swift = try CompileWork.$current.withValue(work) { try Generator.generate(schemaPath: workspace.schemaPath) }
+        return (work, swift)
+    }
+
+    /// The schema's DDL (a table and an index per table) is executed once per `generate`, in
+    /// validation's database, which the query check, the generator's statement check and the
+    /// migration verifier reuse (it used to be executed four times); and each name lookup
+    /// table is built a fixed number of times, whatever the number of tables (building one per
+    /// foreign key made the foreign key pass quadratic).
+    @Test func generateExecutesTheDDLOnceAndBuildsLookupTablesOnce() throws {
+        let small = try Self.generateWork(tables: 30)
+        let large = try Self.generateWork(tables: 120)
+        #expect(small.work.ddlStatements == 2 * 30)
+        #expect(large.work.ddlStatements == 2 * 120)
+        #expect(small.work.lookupTablesBuilt > 0)
+        #expect(large.work.lookupTablesBuilt == small.work.lookupTablesBuilt)
+        #expect(large.swift.contains("struct Table119"))
+    }
+
+    /// `check` of 2,000 tables finishes (the time limit is a hang guard, not a measurement: it
+    /// used to take minutes at this size with the migration check).
+    @Test(.timeLimit(.minutes(5))) func twoThousandTablesCheck() throws {
+        let work = CompileWork()
+        let (schema, diagnostics) = CompileWork.$current.withValue(work) {
+            SchemaLoader.check(bytes: Array(Self.schema(tables: 2_000).utf8), path: "Big.schema.yml")
+        }
+        #expect(diagnostics.isEmpty)
+        #expect(schema?.tables.count == 2_000)
+        #expect(work.ddlStatements == 2 * 2_000)
+    }
+
+    /// A file over the size limit is refused before it is read, at its first line.
+    @Test func aFileOverTheSizeLimitIsRefusedAtOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-scaling-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Huge.schema.yml").path
+        var text = Self.schema(tables: 1)
+        let comment = "# " + String(repeating: "x", count: 1_000) + "\n"
+        text += String(repeating: comment, count: SchemaLoader.maximumFileSize / comment.utf8.count + 1)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let (schema, diagnostics) = SchemaLoader.check(path: path)
+        #expect(schema == nil)
+        #expect(diagnostics.map(\.description) == [
+            "\(path):1:1: error: the schema file is 16.0 MiB; Strata reads schema files of at most 16.0 MiB (split the database into several schema files, each with its own tables)"
+        ])
+        let fromBytes = SchemaLoader.check(bytes: Array(text.utf8), path: "Huge.schema.yml")
+        #expect(fromBytes.diagnostics.first?.message.hasPrefix("the schema file is 16.0 MiB") == true)
+        // One byte under the limit is read (and here decoded: the comments are ignored).
+        let under = Array(text.utf8.prefix(SchemaLoader.maximumFileSize))
+        #expect(SchemaLoader.check(bytes: under, path: "Under.schema.yml").diagnostics.allSatisfy { !$0.message.hasPrefix("the schema file is") })
+    }
+}
