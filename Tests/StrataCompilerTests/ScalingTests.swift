@@ -37,27 +37,33 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What `generate` does for a schema of `count` tables with its first migration.
-    static func generateWork(tables count: Int) throws -> (work: CompileWork, swift: String) {
+    /// The work of `migration new` (load and plan, as the command does) for a schema of
+    /// `count` tables, then of `generate` with that first migration.
+    static func work(tables count: Int) throws -> (planning: CompileWork, generating: CompileWork, swift: String) {
         let workspace = try MigrationWorkspace(name: "Big")
-        try workspace.evolve(to: schema(tables: count), name: "initial")
-        let work = CompileWork()
-        let swift = try CompileWork.$current.withValue(work) { try Generator.generate(schemaPath: workspace.schemaPath) }
-        return (work, swift)
+        let planning = CompileWork()
+        try CompileWork.$current.withValue(planning) { _ = try workspace.evolve(to: schema(tables: count), name: "initial") }
+        let generating = CompileWork()
+        let swift = try CompileWork.$current.withValue(generating) { try Generator.generate(schemaPath: workspace.schemaPath) }
+        return (planning, generating, swift)
     }
 
-    /// The schema's DDL (a table and an index per table) is executed once per `generate`, in
-    /// validation's database, which the query check, the generator's statement check and the
-    /// migration verifier reuse (it used to be executed four times); and each name lookup
-    /// table is built a fixed number of times, whatever the number of tables (building one per
-    /// foreign key made the foreign key pass quadratic).
-    @Test func generateExecutesTheDDLOnceAndBuildsLookupTablesOnce() throws {
-        let small = try Self.generateWork(tables: 30)
-        let large = try Self.generateWork(tables: 120)
-        #expect(small.work.ddlStatements == 2 * 30)
-        #expect(large.work.ddlStatements == 2 * 120)
-        #expect(small.work.lookupTablesBuilt > 0)
-        #expect(large.work.lookupTablesBuilt == small.work.lookupTablesBuilt)
+    /// The schema's DDL (a table and an index per table) is executed once per `generate` and
+    /// per `migration new`, in validation's database, which the query check, the generator's
+    /// statement check, the migration verifier and the planner reuse (`generate` used to
+    /// execute it four times); and each name lookup table is built a fixed number of times,
+    /// whatever the number of tables (building one per foreign key made the foreign key pass
+    /// quadratic).
+    @Test func theDDLIsExecutedOnceAndLookupTablesAreBuiltOnce() throws {
+        let small = try Self.work(tables: 30)
+        let large = try Self.work(tables: 120)
+        #expect(small.generating.ddlStatements == 2 * 30)
+        #expect(large.generating.ddlStatements == 2 * 120)
+        #expect(small.planning.ddlStatements == 2 * 30)
+        #expect(large.planning.ddlStatements == 2 * 120)
+        #expect(small.generating.lookupTablesBuilt > 0)
+        #expect(large.generating.lookupTablesBuilt == small.generating.lookupTablesBuilt)
+        #expect(large.planning.lookupTablesBuilt == small.planning.lookupTablesBuilt)
         #expect(large.swift.contains("struct Table119"))
     }
 

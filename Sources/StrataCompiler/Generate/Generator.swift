@@ -12,18 +12,11 @@ public enum Generator {
     /// The Swift source for the schema at `schemaPath`; throws ``DiagnosticsError`` with every
     /// problem found, each at its `path:line:column`.
     public static func generate(schemaPath: String) throws -> String {
-        let compiled = SchemaLoader.compile(path: schemaPath)
-        guard let schema = compiled.schema else { throw DiagnosticsError(compiled.diagnostics) }
+        // The schema's DDL is executed once, by validation; its database serves the checks below.
+        let schema = try SchemaLoader.load(path: schemaPath)
         let migrations = try MigrationFiles.load(schemaPath: schemaPath)
-        // The schema's DDL is executed once: validation's database serves every later check.
-        let diagnostics: [Diagnostic]
-        do {
-            let declared = try SQLiteChecker.declaredDatabase(of: schema, reusing: compiled.sqlite)
-            diagnostics = check(schema, schemaPath: schemaPath, declared: declared)
-                + MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations, declared: declared)
-        } catch {
-            throw DiagnosticsError([Diagnostic(at: SourceLocation(file: schemaPath, line: 1, column: 1), "cannot check the schema in SQLite: \(error)")])
-        }
+        let diagnostics = check(schema, migrations: migrations, schemaPath: schemaPath)
+            + MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
         if diagnostics.contains(where: { $0.severity == .error }) {
             throw DiagnosticsError(diagnostics)
         }
@@ -44,15 +37,6 @@ public enum Generator {
     /// update, delete, find, navigation) against its DDL in an in-memory SQLite. Named queries
     /// were prepared, and their parameters numbered, by the front end.
     public static func check(_ schema: Schema, migrations: [Migration], schemaPath: String) -> [Diagnostic] {
-        do {
-            return check(schema, schemaPath: schemaPath, declared: try SQLiteChecker.declaredDatabase(of: schema, reusing: nil))
-        } catch {
-            return [Diagnostic(at: SourceLocation(file: schemaPath, line: 1, column: 1), "cannot check the schema in SQLite: \(error)")]
-        }
-    }
-
-    /// ``check(_:migrations:schemaPath:)`` in `declared`, a database holding the schema's DDL.
-    static func check(_ schema: Schema, schemaPath: String, declared db: Database) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schemaPath, line: 1, column: 1)
         for table in schema.tables {
@@ -73,6 +57,7 @@ public enum Generator {
             }
         }
         do {
+            let db = try SQLiteChecker.declaredDatabase(of: schema)
             try db.writeWithoutTransaction { conn in
                 for table in schema.tables {
                     let plan = DAOPlan(table: table, schema: schema)

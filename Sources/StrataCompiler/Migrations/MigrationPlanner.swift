@@ -468,10 +468,11 @@ public enum MigrationReplay {
         SQLRenderer.ddl(for: schema)
     }
 
-    /// The structure `schema` declares: its DDL executed in an in-memory database and
-    /// introspected, so it compares with a replayed one on equal terms.
+    /// The structure `schema` declares: its DDL executed in an in-memory database (the one
+    /// validation left, when it holds exactly that DDL) and introspected, so it compares with
+    /// a replayed one on equal terms.
     public static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
-        let db = try SQLiteChecker.declaredDatabase(of: schema, reusing: nil)
+        let db = try SQLiteChecker.declaredDatabase(of: schema)
         return try db.read { conn in try SchemaIntrospector.introspect(conn) }
     }
 }

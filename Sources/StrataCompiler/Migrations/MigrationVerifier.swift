@@ -16,11 +16,7 @@ public enum MigrationVerifier {
     /// swap of names leaves the same names, compared as SQLite compares them, so only the
     /// planner's view of the hints tells).
     public static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
-        try differences(schema: schema, migrations: migrations, declared: try MigrationReplay.declaredStructure(of: schema))
-    }
-
-    /// ``differences(schema:migrations:)`` against `declared`, the structure the schema declares.
-    static func differences(schema: Schema, migrations: [Migration], declared: DatabaseSchema) throws -> [String] {
+        let declared = try MigrationReplay.declaredStructure(of: schema)
         let db = try MigrationReplay.replay(migrations)
         return try db.writeWithoutTransaction { conn in
             var result = SchemaDiff.differences(from: try SchemaIntrospector.introspect(conn), to: declared)
@@ -47,19 +43,11 @@ public enum MigrationVerifier {
 
     /// Diagnostics for `schema` against `migrations`.
     public static func verify(schema: Schema, schemaPath: String, migrations: [Migration]) -> [Diagnostic] {
-        verify(schema: schema, schemaPath: schemaPath, migrations: migrations, declared: nil)
-    }
-
-    /// ``verify(schema:schemaPath:migrations:)``; `declared`, when given, is a database that
-    /// holds the schema's DDL already.
-    static func verify(schema: Schema, schemaPath: String, migrations: [Migration], declared db: Database?) -> [Diagnostic] {
         let location = SourceLocation(file: schemaPath, line: 1, column: 1)
         let command = "run 'swift run strata migration new \(commandPath(schemaPath)) --name <name>'"
         let found: [String]
         do {
-            let declared = try db.map { db in try db.read { conn in try SchemaIntrospector.introspect(conn) } }
-                ?? MigrationReplay.declaredStructure(of: schema)
-            found = try differences(schema: schema, migrations: migrations, declared: declared)
+            found = try differences(schema: schema, migrations: migrations)
         } catch let error as StrataError {
             return [Diagnostic(at: location, "the migrations of this schema do not run: \(error.message)")]
         } catch {

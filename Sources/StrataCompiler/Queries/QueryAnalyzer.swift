@@ -28,20 +28,13 @@ public enum QueryAnalyzer {
     ]
 
     /// Types every query of `queries` against `schema`.
+    /// The statements are prepared in the database validation executed the schema's DDL in.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
-        analyze(queries, in: schema, reusing: nil)
-    }
-
-    /// Types every query of `queries` against `schema`, in `checker`'s database when it holds
-    /// the schema's DDL.
-    static func analyze(
-        _ queries: [SQLQuery], in schema: Schema, reusing checker: SQLiteChecker?
-    ) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let db: Database
         do {
-            db = try SQLiteChecker.declaredDatabase(of: schema, reusing: checker)
+            db = try SQLiteChecker.declaredDatabase(of: schema)
         } catch {
             return ([], [Diagnostic(at: fileStart, "cannot check the queries in SQLite: \(error)")])
         }

@@ -6,7 +6,7 @@ import Strata
 /// Validation executes the schema's DDL here in the order of ``SQLRenderer/ddl(for:)``, and
 /// records it (``executeDDL(_:)``); when it holds exactly that DDL, the query analysis, the
 /// generator's statement check and the migration verifier reuse the database
-/// (``declaredDatabase(of:reusing:)``) instead of executing the DDL again: SQLite's cost of a
+/// (``declaredDatabase(of:)``) instead of executing the DDL again: SQLite's cost of a
 /// `CREATE` grows with the number of objects already in the database, so each execution of a
 /// large schema's DDL is expensive.
 final class SQLiteChecker {
@@ -48,17 +48,18 @@ final class SQLiteChecker {
         return message
     }
 
-    /// This checker's database when it holds exactly `ddl` (and so nothing else that counts:
-    /// the probes of ``SchemaDecoder`` drop what they create).
-    func database(holding ddl: [String]) -> Database? {
-        executedDDL == ddl ? db : nil
+    /// The database and the DDL executed in it (the probes of ``SchemaDecoder`` drop what
+    /// they create, so nothing else is in it).
+    var validated: ValidatedDatabase {
+        ValidatedDatabase(database: db, ddl: executedDDL)
     }
 
     /// An in-memory database holding `schema`'s DDL (``SQLRenderer/ddl(for:)``): the one
-    /// `checker` validated the schema in when it holds exactly that, else a new one.
-    static func declaredDatabase(of schema: Schema, reusing checker: SQLiteChecker?) throws -> Database {
+    /// validation checked the schema in (``Schema/validatedDatabase``) when it holds exactly
+    /// that, else a new one.
+    static func declaredDatabase(of schema: Schema) throws -> Database {
         let ddl = SQLRenderer.ddl(for: schema)
-        if let db = checker?.database(holding: ddl) { return db }
+        if let db = schema.validatedDatabase.database(holding: ddl) { return db }
         let db = try Database.inMemory()
         try db.writeWithoutTransaction { conn in
             for sql in ddl {

@@ -36,6 +36,11 @@ public struct Schema: Hashable, Sendable {
     public var queries: [SQLQuery] = []
     /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
     public var typedQueries: [TypedQuery] = []
+    /// The in-memory database validation executed this schema's DDL in (set by
+    /// ``SchemaLoader``), which the later stages reuse instead of executing the DDL again;
+    /// ``SQLiteChecker/declaredDatabase(of:)`` uses it only while it holds exactly this
+    /// schema's DDL, so a changed copy of the schema cannot see a stale database.
+    var validatedDatabase = ValidatedDatabase()
 
     /// Creates a schema.
     public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {

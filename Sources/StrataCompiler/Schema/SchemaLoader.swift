@@ -54,18 +54,16 @@ public enum SchemaLoader {
         return (compiled.schema, compiled.diagnostics)
     }
 
-    /// What checking a file found, with the in-memory database validation built.
+    /// What checking a file found.
     struct Compiled {
-        /// The schema, when it has no errors.
+        /// The schema, when it has no errors (with the database validation executed its DDL
+        /// in, ``Schema/validatedDatabase``).
         var schema: Schema?
         /// Every diagnostic, sorted.
         var diagnostics: [Diagnostic]
-        /// The database the schema's DDL was checked in, for the later stages to reuse
-        /// (``SQLiteChecker/declaredDatabase(of:reusing:)``).
-        var sqlite: SQLiteChecker?
     }
 
-    /// Reads and checks the file at `path`, keeping the database validation built.
+    /// Reads and checks the file at `path`; a file over ``maximumFileSize`` is refused unread.
     static func compile(path: String) -> Compiled {
         if let size = FileReader.size(path), size > maximumFileSize {
             return Compiled(schema: nil, diagnostics: [tooLarge(path: path, size: size)])
@@ -76,7 +74,7 @@ public enum SchemaLoader {
         return compile(bytes: bytes, path: path)
     }
 
-    /// Checks schema bytes, keeping the database validation built.
+    /// Checks schema bytes.
     static func compile(bytes: [UInt8], path: String) -> Compiled {
         if bytes.count > maximumFileSize {
             return Compiled(schema: nil, diagnostics: [tooLarge(path: path, size: bytes.count)])
@@ -84,7 +82,6 @@ public enum SchemaLoader {
         let yaml = YAMLLoader.load(bytes: bytes, file: path)
         var diagnostics = yaml.diagnostics
         var schema: Schema?
-        var sqlite: SQLiteChecker?
         if yaml.root != nil || diagnostics.isEmpty {
             var decoder = SchemaDecoder(file: path)
             decoder.source = bytes
@@ -93,17 +90,16 @@ public enum SchemaLoader {
                 decoder.validate(&decoded)
             }
             diagnostics += decoder.diagnostics
-            sqlite = decoder.sqlite
+            if let sqlite = decoder.sqlite { decoded.validatedDatabase = sqlite.validated }
             if !decoded.queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
-                let analysis = QueryAnalyzer.analyze(decoded.queries, in: decoded, reusing: sqlite)
+                let analysis = QueryAnalyzer.analyze(decoded.queries, in: decoded)
                 decoded.typedQueries = analysis.queries
                 diagnostics += analysis.diagnostics
             }
             schema = decoded
         }
         diagnostics = sorted(diagnostics)
-        let failed = diagnostics.contains { $0.severity == .error }
-        return Compiled(schema: failed ? nil : schema, diagnostics: diagnostics, sqlite: failed ? nil : sqlite)
+        return Compiled(schema: diagnostics.contains { $0.severity == .error } ? nil : schema, diagnostics: diagnostics)
     }
 
     /// The error for a file larger than ``maximumFileSize``.
