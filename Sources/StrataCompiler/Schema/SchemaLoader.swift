@@ -10,7 +10,7 @@
 ///
 /// Every problem of a file is reported together, sorted by position.
 public enum SchemaLoader {
-    /// The largest schema file Strata reads, in bytes (16 MiB: about 18,000 tables of eight
+    /// The largest schema file Strata reads, in bytes (16 MiB: about 23,000 tables of eight
     /// columns with an index and two queries each). A larger file is refused at once, before it
     /// is read, with an error at its first line: SQLite's cost of creating one more table grows
     /// with the number of tables already created, so checking far larger schemas would take
