@@ -65,6 +65,29 @@ import Testing
         #expect(large.generating.lookupTablesBuilt == small.generating.lookupTablesBuilt)
         #expect(large.planning.lookupTablesBuilt == small.planning.lookupTablesBuilt)
         #expect(large.swift.contains("struct Table119"))
+        // Migrations that are exactly the schema's DDL are not replayed (`migration new`
+        // replays the empty history once).
+        #expect(large.generating.migrationReplays == 0)
+        #expect(large.planning.migrationReplays == 1)
+    }
+
+    /// Migrations that differ from the DDL in any way are replayed and compared: spacing
+    /// changed by hand still agrees, a missing index is reported.
+    @Test func migrationsOtherThanTheDDLAreReplayed() throws {
+        let workspace = try MigrationWorkspace(name: "Big")
+        try workspace.evolve(to: Self.schema(tables: 3), name: "initial")
+        let file = try #require(try MigrationFiles.filePaths(directory: MigrationFiles.directory(forSchemaPath: workspace.schemaPath)).first)
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+
+        try original.replacingOccurrences(of: ");\n", with: ") ;\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let respaced = CompileWork()
+        _ = try CompileWork.$current.withValue(respaced) { try Generator.generate(schemaPath: workspace.schemaPath) }
+        #expect(respaced.migrationReplays == 1)
+
+        let lastIndex = try #require(original.range(of: "\nCREATE INDEX", options: .backwards))
+        try String(original[..<lastIndex.lowerBound]).write(toFile: file, atomically: true, encoding: .utf8)
+        let error = #expect(throws: DiagnosticsError.self) { try Generator.generate(schemaPath: workspace.schemaPath) }
+        #expect(error?.diagnostics.first?.message.contains("is declared but the migrations do not create it") == true)
     }
 
     /// `check` of 2,000 tables finishes (the time limit is a hang guard, not a measurement: it

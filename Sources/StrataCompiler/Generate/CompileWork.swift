@@ -2,8 +2,9 @@ import Foundation
 
 /// Counts the work of one compile that should grow linearly with the schema: the DDL
 /// statements the compiler executes in its own in-memory databases (the schema's DDL once, not
-/// once per stage) and the name lookup tables it builds (once per schema model, not once per
-/// lookup). Tests read it to assert linear scaling with counts rather than with a clock.
+/// once per stage), the name lookup tables it builds (once per schema model, not once per
+/// lookup) and the replays of the migrations. Tests read it to assert linear scaling with
+/// counts rather than with a clock.
 ///
 /// Counting is off unless a caller installs a counter for the current task:
 ///
@@ -19,6 +20,7 @@ final class CompileWork: @unchecked Sendable {
     private let lock = NSLock()
     private var ddl = 0
     private var lookups = 0
+    private var replays = 0
 
     init() {}
 
@@ -27,6 +29,8 @@ final class CompileWork: @unchecked Sendable {
     var ddlStatements: Int { locked { ddl } }
     /// Name lookup tables built (``LookupCache``).
     var lookupTablesBuilt: Int { locked { lookups } }
+    /// Migration histories replayed in an in-memory database (``MigrationReplay/replay(_:)``).
+    var migrationReplays: Int { locked { replays } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -37,6 +41,11 @@ final class CompileWork: @unchecked Sendable {
     static func countDDLStatement() {
         guard let work = current else { return }
         work.locked { work.ddl += 1 }
+    }
+
+    static func countReplay() {
+        guard let work = current else { return }
+        work.locked { work.replays += 1 }
     }
 
     static func countLookupTable() {
