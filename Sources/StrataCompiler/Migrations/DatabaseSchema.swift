@@ -8,10 +8,14 @@
 /// everything else exactly).
 public struct DatabaseSchema: Hashable, Sendable {
     /// Tables in `sqlite_master` order (excluding `sqlite_*` and `strata_migrations`).
-    public var tables: [DatabaseTable]
+    public var tables: [DatabaseTable] {
+        didSet { names.reset() }
+    }
     /// Explicit indexes (`CREATE INDEX`); the automatic ones of UNIQUE and PRIMARY KEY
     /// constraints are part of their table instead.
-    public var indexes: [DatabaseIndex]
+    public var indexes: [DatabaseIndex] {
+        didSet { names.reset() }
+    }
     /// Triggers, with their SQL.
     public var triggers: [DatabaseTrigger]
     /// Views, with their SQL.
@@ -31,19 +35,39 @@ public struct DatabaseSchema: Hashable, Sendable {
         self.views = views
     }
 
+    /// Where each table and index is, by name and (for indexes) by table: built on the first
+    /// lookup after a change, so comparing two structures is linear in their size.
+    private var names = LookupCache<Names>()
+
+    private struct Names: Sendable {
+        var tables: [SQLName.Key: Int]
+        var indexes: [SQLName.Key: Int]
+        var indexesByTable: [SQLName.Key: [Int]]
+    }
+
+    private var lookup: Names {
+        names.index {
+            var byTable: [SQLName.Key: [Int]] = [:]
+            for (position, index) in indexes.enumerated() { byTable[SQLName.key(index.table), default: []].append(position) }
+            return Names(
+                tables: firstPositions(of: tables) { SQLName.key($0.name) }, indexes: firstPositions(of: indexes) { SQLName.key($0.name) },
+                indexesByTable: byTable)
+        }
+    }
+
     /// The table named `name` (as SQLite compares names).
     public func table(named name: String) -> DatabaseTable? {
-        tables.first { SQLName.same($0.name, name) }
+        lookup.tables[SQLName.key(name)].map { tables[$0] }
     }
 
     /// The explicit indexes of the table named `table`.
     public func indexes(on table: String) -> [DatabaseIndex] {
-        indexes.filter { SQLName.same($0.table, table) }
+        (lookup.indexesByTable[SQLName.key(table)] ?? []).map { indexes[$0] }
     }
 
     /// The index named `name` (as SQLite compares names).
     public func index(named name: String) -> DatabaseIndex? {
-        indexes.first { SQLName.same($0.name, name) }
+        lookup.indexes[SQLName.key(name)].map { indexes[$0] }
     }
 }
 

@@ -50,8 +50,14 @@ public enum SchemaIntrospector {
                 break
             }
         }
+        // The SQL of every index, from the one read of sqlite_master above (looking each index
+        // up there would scan the whole table once per index).
+        var indexSQL: [[UInt8]: String] = [:]
+        for row in objects where try row.get(0, as: String.self) == "index" {
+            indexSQL[Array(try row.get(1, as: String.self).utf8)] = try row.get(3, as: String?.self) ?? ""
+        }
         for table in schema.tables {
-            schema.indexes += try introspectIndexes(conn, table: table.name)
+            schema.indexes += try introspectIndexes(conn, table: table.name, sql: indexSQL)
         }
         return schema
     }
@@ -110,11 +116,12 @@ public enum SchemaIntrospector {
         return table
     }
 
-    static func introspectIndexes(_ conn: Connection, table: String) throws -> [DatabaseIndex] {
+    /// The explicit indexes of `table`; `sql` holds each index's `CREATE INDEX` by the bytes of its name.
+    static func introspectIndexes(_ conn: Connection, table: String, sql indexSQL: [[UInt8]: String]) throws -> [DatabaseIndex] {
         var result: [DatabaseIndex] = []
         for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table]) {
             let name: String = try row.get(0)
-            let sql = try conn.fetchValue(String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) ?? ""
+            let sql = indexSQL[Array(name.utf8)] ?? ""
             result.append(
                 DatabaseIndex(
                     name: name, table: table, columns: try indexColumns(conn, index: name), isUnique: try row.get(1, as: Int.self) != 0,

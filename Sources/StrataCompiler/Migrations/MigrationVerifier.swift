@@ -17,6 +17,7 @@ public enum MigrationVerifier {
     /// swap of names leaves the same names, compared as SQLite compares them, so only the
     /// planner's view of the hints tells).
     public static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
+        if MigrationReplay.areExactlyTheDDL(migrations, of: schema) { return [] }
         let declared = try MigrationReplay.declaredStructure(of: schema)
         let db = try MigrationReplay.replay(migrations)
         return try db.writeWithoutTransaction { conn in

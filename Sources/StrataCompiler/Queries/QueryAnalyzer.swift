@@ -16,15 +16,13 @@ import Strata
 /// ```
 public enum QueryAnalyzer {
     /// Types every query of `queries` against `schema`.
+    /// The statements are prepared in the database validation executed the schema's DDL in.
     public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let db: Database
         do {
-            db = try Database.inMemory()
-            try db.writeWithoutTransaction { conn in
-                for sql in SQLRenderer.ddl(for: schema) { try conn.execute(sql: sql) }
-            }
+            db = try SQLiteChecker.declaredDatabase(of: schema)
         } catch {
             return ([], [Diagnostic(at: fileStart, "cannot check the queries in SQLite: \(error)")])
         }

@@ -29,7 +29,12 @@ public struct Schema: Hashable, Sendable {
     /// The `options:` section.
     public var options: Options
     /// The tables, in declaration order.
-    public var tables: [Table]
+    public var tables: [Table] {
+        didSet {
+            tableNames.reset()
+            referencingTables.reset()
+        }
+    }
     /// Top-level `views:`, in declaration order: created after the tables, kept by migrations.
     public var views: [SQLObject] = []
     /// Top-level `triggers:`, in declaration order: created after the views.
@@ -38,6 +43,11 @@ public struct Schema: Hashable, Sendable {
     public var queries: [SQLQuery] = []
     /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
     public var typedQueries: [TypedQuery] = []
+    /// The in-memory database validation executed this schema's DDL in (set by
+    /// ``SchemaLoader``), which the later stages reuse instead of executing the DDL again;
+    /// ``SQLiteChecker/declaredDatabase(of:)`` uses it only while it holds exactly this
+    /// schema's DDL, so a changed copy of the schema cannot see a stale database.
+    var validatedDatabase = ValidatedDatabase()
 
     /// Creates a schema.
     public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
@@ -47,9 +57,41 @@ public struct Schema: Hashable, Sendable {
         self.tables = tables
     }
 
-    /// The table whose record name or SQL name is `name`.
+    /// The positions of the tables by record name and by SQL name, built on first lookup.
+    private var tableNames = LookupCache<TableNames>()
+
+    private struct TableNames: Sendable {
+        var byRecordName: [String: Int]
+        var bySQLName: [String: Int]
+    }
+
+    /// The table whose record name or SQL name is `name` (a record name first).
     public func table(named name: String) -> Table? {
-        tables.first { $0.recordName == name } ?? tables.first { $0.sqlName == name }
+        let names = tableNames.index {
+            TableNames(byRecordName: firstPositions(of: tables, key: \.recordName), bySQLName: firstPositions(of: tables, key: \.sqlName))
+        }
+        guard let position = names.byRecordName[name] ?? names.bySQLName[name] else { return nil }
+        return tables[position]
+    }
+
+    /// For each table's record name, the positions of the tables with a foreign key to it.
+    private var referencingTables = LookupCache<[String: [Int]]>()
+
+    /// The positions in ``tables`` of the tables with a column that references `table` (the
+    /// reference resolved as ``table(named:)`` resolves it; `table` itself when it refers to
+    /// itself), in declaration order.
+    func positionsOfTables(referencing table: Table) -> [Int] {
+        let map = referencingTables.index {
+            var map: [String: [Int]] = [:]
+            for (position, child) in tables.enumerated() {
+                for column in child.columns {
+                    guard let reference = column.references, let parent = self.table(named: reference.table) else { continue }
+                    if map[parent.recordName]?.last != position { map[parent.recordName, default: []].append(position) }
+                }
+            }
+            return map
+        }
+        return map[table.recordName] ?? []
     }
 }
 

@@ -69,6 +69,9 @@ extension SchemaDecoder {
     // MARK: - Foreign keys
 
     mutating func resolveForeignKeys(_ schema: inout Schema) {
+        // Names are looked up in the schema as it was before this pass (a copy whose name index
+        // the writes below leave alone; only `references` changes).
+        let unresolved = schema
         let tables = schema.tables
         for tableIndex in tables.indices {
             for columnIndex in tables[tableIndex].columns.indices {
@@ -88,7 +91,7 @@ extension SchemaDecoder {
                 for dot in candidates {
                     let tableName = String(raw[..<dot])
                     let columnName = String(raw[raw.index(after: dot)...])
-                    guard let parent = schema.table(named: tableName) else { continue }
+                    guard let parent = unresolved.table(named: tableName) else { continue }
                     knownTable = knownTable ?? parent
                     if let parentColumn = Self.column(columnName, in: parent) {
                         target = (parent, parentColumn)
@@ -214,23 +217,39 @@ extension SchemaDecoder {
 
     /// Creates the tables and indexes in an in-memory SQLite and prepares every query;
     /// tables that already have problems are skipped to avoid follow-on errors.
+    ///
+    /// The DDL runs in the order of ``SQLRenderer/ddl(for:)`` (tables in dependency order, their
+    /// indexes, the search tables, views, triggers), so that for a valid schema the database
+    /// ends up holding exactly that DDL and the later stages reuse it (``SQLiteChecker``).
     mutating func checkWithSQLite(_ schema: Schema) -> SQLiteFindings {
         var findings = SQLiteFindings()
         guard let sqlite = SQLiteChecker() else { return findings }
-        for (tableIndex, table) in schema.tables.enumerated() where !sources[tableIndex].hasErrors {
+        self.sqlite = sqlite
+        let positions = firstPositions(of: schema.tables, key: \.recordName)
+        let ordered = SQLRenderer.dependencyOrder(schema).compactMap { table in positions[table.recordName].map { ($0, table) } }
+        var created: [(Int, Table)] = []
+        for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
             let sql = SQLRenderer.createTableSQL(table, in: schema)
-            if let message = sqlite.execute(sql) {
+            if let message = sqlite.executeDDL(sql) {
                 let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: sqlite)
                 tableError(tableIndex, location, "SQLite rejects table '\(table.recordName)': \(message)")
                 continue
             }
+            created.append((tableIndex, table))
+        }
+        for (tableIndex, table) in created {
             for (position, index) in table.indexes.enumerated() {
-                if let message = sqlite.execute(SQLRenderer.createIndexSQL(index, on: table)) {
+                if let message = sqlite.executeDDL(SQLRenderer.createIndexSQL(index, on: table)) {
                     let source = sources[tableIndex].indexes[position]
                     let location = source.whereClause?.location ?? index.location ?? sources[tableIndex].keyLocation
                     tableError(tableIndex, location, "SQLite rejects index '\(index.name)': \(message)")
                 }
             }
+        }
+        // The search tables and their triggers were checked where `search:` is decoded; they
+        // are created here so that views, triggers and queries see them as in the real database.
+        if created.count == schema.tables.count {
+            for sql in SQLRenderer.searchDDL(for: schema) where sqlite.executeDDL(sql) != nil { break }
         }
         checkViewsAndTriggers(schema, sqlite: sqlite)
         // The statements the generated DAOs run (the named queries are prepared below, where

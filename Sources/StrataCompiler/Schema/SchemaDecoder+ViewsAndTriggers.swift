@@ -4,7 +4,7 @@ extension SchemaDecoder {
     mutating func checkViewsAndTriggers(_ schema: Schema, sqlite: SQLiteChecker) {
         let fileStart = SourceLocation(file: file, line: 1, column: 1)
         for view in schema.views {
-            if let message = sqlite.execute(SQLRenderer.createViewSQL(view)) {
+            if let message = sqlite.executeDDL(SQLRenderer.createViewSQL(view)) {
                 error(view.location ?? fileStart, "SQLite rejects view '\(view.name)': \(message)")
             } else if case .failure(let problem) = sqlite.prepare("SELECT * FROM \(SQLRenderer.quoteIdentifier(view.name)) LIMIT 0") {
                 // CREATE VIEW does not resolve names; a SELECT from it does.
@@ -18,7 +18,7 @@ extension SchemaDecoder {
                       hint: "write the whole statement: CREATE TRIGGER \(trigger.name) AFTER INSERT ON … BEGIN … END")
                 continue
             }
-            if let message = sqlite.execute(trigger.sql) {
+            if let message = sqlite.executeDDL(trigger.sql) {
                 error(trigger.location ?? fileStart, "SQLite rejects trigger '\(trigger.name)': \(message)")
             }
         }

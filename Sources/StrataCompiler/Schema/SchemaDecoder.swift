@@ -68,6 +68,9 @@ struct SchemaDecoder {
     var source: [UInt8] = []
     /// The byte offset where each line of `source` starts, computed on first use.
     var lineStarts: [Int]?
+    /// The in-memory database validation checked the DDL and queries in (nil before
+    /// `validate`, or when SQLite could not open one); later stages reuse it.
+    var sqlite: SQLiteChecker?
 
     init(file: String) {
         self.file = file

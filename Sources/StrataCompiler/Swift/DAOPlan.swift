@@ -154,23 +154,13 @@ public struct DAOPlan {
             result.append(
                 Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
         }
-        // Which names resolve to this table (as `Schema.table(named:)` resolves them: a record
-        // name first, then an SQL name), computed once: looking each reference up in the
-        // whole schema made this cubic in the number of tables.
-        let isRecordName = Set(schema.tables.map(\.recordName))
-        let recordNameBySQLName = Dictionary(schema.tables.map { ($0.sqlName, $0.recordName) }, uniquingKeysWith: { first, _ in first })
-        func refersToThisTable(_ name: String) -> Bool {
-            if name == table.recordName { return true }
-            if isRecordName.contains(name) { return false }
-            return recordNameBySQLName[name] == table.recordName
-        }
+        // The tables that refer to this one come from the schema's index of references (built
+        // once per schema): scanning every table for each table made this quadratic.
         func refersToThisTable(_ column: Column) -> Bool {
             guard let reference = column.references else { return false }
-            return refersToThisTable(reference.table)
+            return schema.table(named: reference.table)?.recordName == table.recordName
         }
-        for childIndex in schema.tables.indices {
-            // Most tables do not refer to this one: look before copying the table.
-            guard schema.tables[childIndex].columns.contains(where: refersToThisTable) else { continue }
+        for childIndex in schema.positionsOfTables(referencing: table) {
             let child = schema.tables[childIndex]
             let references = child.columns.filter(refersToThisTable)
             for column in references {

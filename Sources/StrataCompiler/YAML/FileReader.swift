@@ -8,6 +8,15 @@ import Musl
 
 /// Reads a whole file with the C library (the compiler does not need Foundation).
 enum FileReader {
+    /// The size of the file at `path` in bytes, without reading it; nil when it cannot be opened.
+    static func size(_ path: String) -> Int? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        guard fseek(file, 0, SEEK_END) == 0 else { return nil }
+        let size = ftell(file)
+        return size < 0 ? nil : Int(size)
+    }
+
     static func read(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }

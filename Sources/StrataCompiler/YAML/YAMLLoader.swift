@@ -326,16 +326,21 @@ private struct TreeBuilder {
 
     mutating func complete(_ node: YAMLNode, size: Int, anchor: String?) {
         if let anchor { anchors[anchor] = (node, size) }
-        guard let top = stack.popLast() else {
+        guard var top = stack.popLast() else {
             if root == nil { root = node }
             return
         }
+        // `top` is emptied before the append, so the array is not shared and grows in place
+        // (appending to a copy held by `top` too copied it: quadratic in a mapping's size).
+        let emptied = Frame.sequence(start: node.location, anchor: nil, items: [], size: 0)
         switch top {
         case .sequence(let start, let anchor, var items, let total):
+            top = emptied
             items.append(node)
             stack.append(.sequence(start: start, anchor: anchor, items: items, size: total + size))
         case .mapping(let start, let anchor, var pairs, let pendingKey, let total):
             if let pendingKey {
+                top = emptied
                 pairs.append(YAMLNode.Pair(key: pendingKey, value: node))
                 stack.append(.mapping(start: start, anchor: anchor, pairs: pairs, pendingKey: nil, size: total + size))
             } else {

@@ -176,24 +176,26 @@ public struct CustomerDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Customer) throws -> Customer {
         if record.id == 0 {
-            let statement = try self.conn.cachedStatement(Self.insertAssigningKeySQL)
-            try statement.bind(record.name, at: 1)
-            try statement.bind(record.tier.rawValue, at: 2)
-            if let value = record.prefs { try statement.bind(json: value, at: 3) } else { try statement.bindNull(at: 3) }
-            try statement.bind(record.photo, at: 4)
-            try statement.bind(record.joined, at: 5)
-            try statement.run()
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.name, at: 1)
+                try statement.bind(record.tier.rawValue, at: 2)
+                if let value = record.prefs { try statement.bind(json: value, at: 3) } else { try statement.bindNull(at: 3) }
+                try statement.bind(record.photo, at: 4)
+                try statement.bind(record.joined, at: 5)
+                try statement.run()
+            }
             var stored = record
             stored.id = self.conn.lastInsertedRowID
             stored.joined = DateFormat.rounded(stored.joined)
             return stored
         }
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.joined = DateFormat.rounded(stored.joined)
         return stored
@@ -223,9 +225,10 @@ public struct CustomerDAO: RecordDAO {
     @discardableResult
     public func upsert(_ record: Customer) throws -> Customer {
         if record.id == 0 { return try insert(record) }
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         var stored = record
         stored.joined = DateFormat.rounded(stored.joined)
         return stored
@@ -234,14 +237,15 @@ public struct CustomerDAO: RecordDAO {
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Customer) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.name, at: 1)
-        try statement.bind(record.tier.rawValue, at: 2)
-        if let value = record.prefs { try statement.bind(json: value, at: 3) } else { try statement.bindNull(at: 3) }
-        try statement.bind(record.photo, at: 4)
-        try statement.bind(record.joined, at: 5)
-        try statement.bind(record.id, at: 6)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.name, at: 1)
+            try statement.bind(record.tier.rawValue, at: 2)
+            if let value = record.prefs { try statement.bind(json: value, at: 3) } else { try statement.bindNull(at: 3) }
+            try statement.bind(record.photo, at: 4)
+            try statement.bind(record.joined, at: 5)
+            try statement.bind(record.id, at: 6)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -254,9 +258,10 @@ public struct CustomerDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(id: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(id, at: 1)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -403,11 +408,12 @@ public struct LineDAO: RecordDAO {
     }
 
     /// Inserts `record` and returns it as stored.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func insert(_ record: Line) throws -> Line {
-        let statement = try self.conn.cachedStatement(Self.insertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
@@ -433,22 +439,24 @@ public struct LineDAO: RecordDAO {
     /// runs), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Line) throws -> Line {
-        let statement = try self.conn.cachedStatement(Self.upsertSQL)
-        try Self.bindColumns(of: record, to: statement)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
         return record
     }
 
     /// Updates the stored row with `record`'s key; false when there is no such row.
     @discardableResult
     public func update(_ record: Line) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.updateSQL)
-        try statement.bind(record.customerId, at: 1)
-        try statement.bind(record.quantity, at: 2)
-        try statement.bind(record.gift, at: 3)
-        try statement.bind(record.orderId, at: 4)
-        try statement.bind(record.position, at: 5)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.customerId, at: 1)
+            try statement.bind(record.quantity, at: 2)
+            try statement.bind(record.gift, at: 3)
+            try statement.bind(record.orderId, at: 4)
+            try statement.bind(record.position, at: 5)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 
@@ -461,10 +469,11 @@ public struct LineDAO: RecordDAO {
     /// Deletes the row with this key; false when there was none.
     @discardableResult
     public func delete(orderId: UUID, position: Int) throws -> Bool {
-        let statement = try self.conn.cachedStatement(Self.deleteSQL)
-        try statement.bind(orderId, at: 1)
-        try statement.bind(position, at: 2)
-        try statement.run()
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(orderId, at: 1)
+            try statement.bind(position, at: 2)
+            try statement.run()
+        }
         return self.conn.changes > 0
     }
 

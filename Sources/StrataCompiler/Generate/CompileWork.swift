@@ -1,0 +1,55 @@
+import Foundation
+
+/// Counts the work of one compile that should grow linearly with the schema: the DDL
+/// statements the compiler executes in its own in-memory databases (the schema's DDL once, not
+/// once per stage), the name lookup tables it builds (once per schema model, not once per
+/// lookup) and the replays of the migrations. Tests read it to assert linear scaling with
+/// counts rather than with a clock.
+///
+/// Counting is off unless a caller installs a counter for the current task:
+///
+/// ```swift
+/// let work = CompileWork()
+/// _ = try CompileWork.$current.withValue(work) { try Generator.generate(schemaPath: path) }
+/// // work.ddlStatements, work.lookupTablesBuilt
+/// ```
+final class CompileWork: @unchecked Sendable {
+    /// The counter of the running compile, if a caller installed one.
+    @TaskLocal static var current: CompileWork?
+
+    private let lock = NSLock()
+    private var ddl = 0
+    private var lookups = 0
+    private var replays = 0
+
+    init() {}
+
+    /// DDL statements executed by the compiler (the migrations' replay by the runtime's
+    /// ``Migrator`` is not counted).
+    var ddlStatements: Int { locked { ddl } }
+    /// Name lookup tables built (``LookupCache``).
+    var lookupTablesBuilt: Int { locked { lookups } }
+    /// Migration histories replayed in an in-memory database (``MigrationReplay/replay(_:)``).
+    var migrationReplays: Int { locked { replays } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    static func countDDLStatement() {
+        guard let work = current else { return }
+        work.locked { work.ddl += 1 }
+    }
+
+    static func countReplay() {
+        guard let work = current else { return }
+        work.locked { work.replays += 1 }
+    }
+
+    static func countLookupTable() {
+        guard let work = current else { return }
+        work.locked { work.lookups += 1 }
+    }
+}
