@@ -17,7 +17,7 @@ let package = Package(
     traits: [
         .default(enabledTraits: ["SystemSQLite"]),
         .trait(name: "SystemSQLite", description: "Link the system's libsqlite3 (the default)."),
-        .trait(name: "SQLCipher", description: "Link libsqlcipher instead of libsqlite3, for Database.Configuration(key:)."),
+        .trait(name: "SQLCipher", description: "Build for SQLCipher instead of SQLite (the app links libsqlcipher), for Database.Configuration(key:)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,10 +41,10 @@ let package = Package(
         .target(
             name: "Strata",
             dependencies: ["CSQLite"],
-            linkerSettings: [
-                .linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"])),
-                .linkedLibrary("sqlcipher", .when(traits: ["SQLCipher"])),
-            ]
+            // Under the SQLCipher trait the app's target links `sqlcipher` itself
+            // (docs/Encryption.md): SwiftPM's plugin-driven builds (DocC) enable every trait,
+            // and a trait-conditional `sqlcipher` here would then be linked where it is absent.
+            linkerSettings: [.linkedLibrary("sqlite3", .when(traits: ["SystemSQLite"]))]
         ),
         .target(name: "StrataCompiler", dependencies: ["Strata", "CYAML"]),
         .target(

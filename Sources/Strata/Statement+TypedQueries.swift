@@ -39,7 +39,7 @@ extension Statement {
     /// The table a result column is read from (`sqlite3_column_table_name`), or nil for an
     /// expression.
     public func columnTableName(at index: Int32) -> String? {
-        #if SQLCipher
+        #if SQLCipher && !SystemSQLite
         ColumnMetadata.tableName?(handle, index).map { String(cString: $0) }
         #else
         sqlite3_column_table_name(handle, index).map { String(cString: $0) }
@@ -49,7 +49,7 @@ extension Statement {
     /// The table column a result column is read from (`sqlite3_column_origin_name`), or nil
     /// for an expression.
     public func columnOriginName(at index: Int32) -> String? {
-        #if SQLCipher
+        #if SQLCipher && !SystemSQLite
         ColumnMetadata.originName?(handle, index).map { String(cString: $0) }
         #else
         sqlite3_column_origin_name(handle, index).map { String(cString: $0) }
@@ -87,7 +87,7 @@ public enum SQLPlaceholders {
     }
 }
 
-#if SQLCipher
+#if SQLCipher && !SystemSQLite
 /// SQLCipher may be built without `SQLITE_ENABLE_COLUMN_METADATA`; its column-origin functions
 /// are looked up when first used, and their answers are nil when they are missing (typed-query
 /// analysis then types result columns from their expressions alone).

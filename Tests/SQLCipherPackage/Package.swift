@@ -10,7 +10,12 @@ let package = Package(
         .package(name: "strata", path: "../..", traits: ["SQLCipher"]),
     ],
     targets: [
-        .testTarget(name: "SQLCipherTests", dependencies: [.product(name: "Strata", package: "strata")]),
+        // As an app's target does under the trait: it links SQLCipher itself.
+        .testTarget(
+            name: "SQLCipherTests",
+            dependencies: [.product(name: "Strata", package: "strata")],
+            linkerSettings: [.linkedLibrary("sqlcipher")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

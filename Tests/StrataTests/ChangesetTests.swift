@@ -1,6 +1,6 @@
-// SQLCipher builds leave out SQLite's session extension, so changesets exist only over the
-// system SQLite (docs/Encryption.md).
-#if !SQLCipher
+// SQLCipher builds leave out SQLite's session extension, so changesets exist only where the
+// system SQLite is linked (docs/Encryption.md; plugin-driven builds enable both traits).
+#if SystemSQLite || !SQLCipher
 import Foundation
 import Strata
 import Testing
