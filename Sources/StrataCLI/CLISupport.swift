@@ -72,3 +72,16 @@ func oneLine(_ error: any Error) -> String {
     let text = (error as? StrataError)?.message ?? "\(error)"
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
 }
+
+/// Prints the applied migrations (with when) and the pending ones, as `strata status` lists
+/// them for a SQLite file and for a PostgreSQL database alike.
+func printMigrationLists(applied: [(version: Int, name: String, appliedAt: String)], pending: [Migration]) {
+    print("applied:")
+    if applied.isEmpty { print("  (none)") }
+    for record in applied {
+        print("  \(Migration(version: record.version, name: record.name, sql: "").fileName.dropLast(4))  \(record.appliedAt)")
+    }
+    print("pending:")
+    if pending.isEmpty { print("  (none)") }
+    for migration in pending { print("  \(migration.fileName.dropLast(4))") }
+}

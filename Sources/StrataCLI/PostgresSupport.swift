@@ -194,14 +194,7 @@ enum PostgresCommands {
             let status = try runBlocking { try await tool.status(url: url, migrations: migrations) }
             print("database: \(display(url))")
             print("version: \(status.currentVersion) (latest: \(migrations.last?.version ?? 0))")
-            print("applied:")
-            if status.applied.isEmpty { print("  (none)") }
-            for record in status.applied {
-                print("  \(Migration(version: record.version, name: record.name, sql: "").fileName.dropLast(4))  \(record.appliedAt)")
-            }
-            print("pending:")
-            if status.pending.isEmpty { print("  (none)") }
-            for migration in status.pending { print("  \(migration.fileName.dropLast(4))") }
+            printMigrationLists(applied: status.applied.map { ($0.version, $0.name, "\($0.appliedAt)") }, pending: status.pending)
             if !status.problems.isEmpty {
                 status.problems.forEach { printError("error: \($0)") }
                 throw ExitCode(1)

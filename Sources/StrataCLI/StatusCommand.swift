@@ -43,14 +43,7 @@ extension StrataCommand {
                 let status = try Migrator(migrations: migrations).status(of: db)
                 print("database: \(database)")
                 print("version: \(status.currentVersion) (latest: \(status.latestVersion))")
-                print("applied:")
-                if status.applied.isEmpty { print("  (none)") }
-                for record in status.applied {
-                    print("  \(Migration(version: record.version, name: record.name, sql: "").fileName.dropLast(4))  \(record.appliedAt)")
-                }
-                print("pending:")
-                if status.pending.isEmpty { print("  (none)") }
-                for migration in status.pending { print("  \(migration.fileName.dropLast(4))") }
+                printMigrationLists(applied: status.applied.map { ($0.version, $0.name, $0.appliedAt) }, pending: status.pending)
                 if let applied = status.applied.last {
                     if status.drift != nil {
                         print("structure: altered outside the migrations since version \(applied.version)")

@@ -237,16 +237,7 @@ extension SwiftRenderer {
 
             // Named queries.
             var usedTypes = Set(statements.map(\.typeName))
-            func uniqueType(_ base: String) -> String {
-                var candidate = base
-                var counter = 2
-                while usedTypes.contains(candidate) {
-                    candidate = base + String(counter)
-                    counter += 1
-                }
-                usedTypes.insert(candidate)
-                return candidate
-            }
+            func uniqueType(_ base: String) -> String { SwiftNames.unique(base, among: &usedTypes) }
             for query in table.queries {
                 out.line()
                 let typeName = uniqueType("Query" + SwiftNames.upperFirst(query.name))
