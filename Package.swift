@@ -56,6 +56,8 @@ let package = Package(
             ]
         ),
         // Throwaway PostgreSQL clusters for tests (initdb + pg_ctl in a temporary folder).
+        // What the test targets that run the `strata` executable share.
+        .target(name: "StrataTestSupport", path: "Tests/StrataTestSupport"),
         .target(name: "StrataPostgresTestSupport", dependencies: ["StrataPostgres"], path: "Tests/StrataPostgresTestSupport"),
         // The `strata` command's code; two one-line executables run it.
         .target(
@@ -102,10 +104,10 @@ let package = Package(
         // throwaway server: the generated PostgresDAOs, the migration history, `strata migrate --url`.
         .testTarget(
             name: "StrataPostgresIntegrationTests",
-            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", "StrataCompiler"],
+            dependencies: ["StrataPostgres", "StrataPostgresTestSupport", "StrataCompiler", "StrataTestSupport"],
             plugins: ["StrataPlugin"]
         ),
-        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler"], exclude: ["Fixtures"]),
+        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler", "StrataTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",
             dependencies: ["Strata"],
@@ -115,7 +117,7 @@ let package = Package(
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .testTarget(
             name: "StrataReliabilityTests",
-            dependencies: ["Strata", "StrataCompiler", "CFaultVFS"],
+            dependencies: ["Strata", "StrataCompiler", "CFaultVFS", "StrataTestSupport"],
             plugins: ["StrataPlugin"]
         ),
     ],

@@ -3,6 +3,7 @@ import Strata
 import StrataCompiler
 import StrataPostgres
 import StrataPostgresTestSupport
+import StrataTestSupport
 import Testing
 
 /// The Shop schema (`dialects: [sqlite, postgres]`), compiled by the real build plugin, against
@@ -241,35 +242,8 @@ struct ShopPostgresTests {
 
 /// The `strata` executable the package built, beside this test bundle.
 enum StrataCLI {
-    static let executable: URL? = {
-        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-        starts += Bundle.allBundles.map(\.bundleURL)
-        for start in starts {
-            var directory = start
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("strata")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return nil
-    }()
-
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        guard let executable = Self.executable else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the strata executable was not found beside the test bundle"])
-        }
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let result = try StrataExecutable.run(arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 }

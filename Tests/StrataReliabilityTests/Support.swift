@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Reliability tests run in two sizes. The default (`swift test`) is a short smoke run of every
@@ -46,25 +47,9 @@ enum Reliability {
     }
 
     /// The `strata` executable in the build products directory that holds this test bundle.
-    static let executable: URL? = {
-        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-        starts += Bundle.allBundles.map(\.bundleURL)
-        for start in starts {
-            var directory = start
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("strata")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    static var executable: URL? { StrataExecutable.url }
 
-    struct ProcessResult {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias ProcessResult = StrataExecutable.Result
 
     /// Runs `executable` with `arguments` in `directory` to completion.
     static func run(_ executable: URL, _ arguments: [String], in directory: URL, input: URL? = nil) throws -> ProcessResult {
@@ -72,26 +57,8 @@ enum Reliability {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-        try process.run()
-        // Drain stderr on another thread so neither pipe fills up and blocks the child.
-        let errData = Protected(Data())
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            errData.withLock { $0 = data }
-            drained.signal()
-        }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+        return try StrataExecutable.capture(process)
     }
 
     /// Runs the real `strata` command.

@@ -1,13 +1,10 @@
 import Foundation
+import StrataTestSupport
 
 /// Runs programs found on `PATH` (python3, dot, swift) for tests that check Strata's output with
 /// the real tools.
 enum ExternalTool {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = StrataExecutable.Result
 
     /// CI sets `CI=true`: there a missing tool is a failure, locally a skipped test.
     static var isCI: Bool {
@@ -35,24 +32,8 @@ enum ExternalTool {
         process.arguments = find(name) == nil ? [name] + arguments : arguments
         if let directory { process.currentDirectoryURL = directory }
         if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
-        // Read both pipes on their own threads so a chatty tool cannot fill one and stall.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        // Standard input is always a pipe (closed after `input`), never the test runner's.
+        return try StrataExecutable.capture(process, input: Data((input ?? "").utf8))
     }
 
     /// The repository's root directory (this file is Tests/StrataCompilerTests/Editor/…).

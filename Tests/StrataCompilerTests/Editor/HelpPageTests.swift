@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// Every `--help` page of `strata` starts with examples, and the shell completion script that
@@ -40,8 +41,6 @@ import Testing
 extension StrataCLITests {
     /// `strata` with an argument list (the variadic form's twin).
     func strata(_ arguments: [String], in directory: URL) throws -> Result {
-        let executable = try #require(Self.executable, "the strata executable was not found beside the test bundle")
-        let result = try ExternalTool.run(executable.path, arguments, in: directory)
-        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        try StrataExecutable.run(arguments, in: directory)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 @testable import StrataCompiler
 
@@ -273,21 +274,8 @@ import Testing
 
     // MARK: - The real CLI
 
-    func strata(_ arguments: String..., in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let executable = try #require(StrataCLITests.executable, "the strata executable was not found beside the test bundle")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    func strata(_ arguments: String..., in directory: URL) throws -> StrataExecutable.Result {
+        try StrataExecutable.run(arguments, in: directory)
     }
 
     @Test func introspectCheckBaselineThroughTheCLI() throws {

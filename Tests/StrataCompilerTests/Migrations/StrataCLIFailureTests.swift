@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import Testing
 @testable import StrataCompiler
+import StrataTestSupport
 
 /// The real `strata` on files it must not trust: a database altered by hand (drift), a file
 /// that is not SQLite, one it cannot open or may not write, an output folder it cannot write.
@@ -103,7 +104,7 @@ extension StrataCLITests {
     /// `setpriv` when the tests run as root, this user otherwise (the workspace is made
     /// read-only by `chmod` for the call). Nil when neither is possible here.
     func strataWithoutWriteAccess(_ arguments: String..., in directory: URL) throws -> Result? {
-        let executable = try #require(Self.executable)
+        let executable = try #require(StrataExecutable.url)
         let process = Process()
         if getuid() == 0 {
             let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -133,15 +134,7 @@ extension StrataCLITests {
             }
         }
         process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return try StrataExecutable.capture(process)
     }
 
     @Test func statusWorksOnAReadOnlyDatabaseAndMigrateSaysItIsReadOnly() throws {

@@ -1,47 +1,16 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 @testable import StrataCompiler
 
 /// Runs the real `strata` executable (built beside the test bundle) against schema files and
 /// database files in a temporary directory.
 @Suite(.serialized) struct StrataCLITests {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `strata` executable in the build products directory that holds this test bundle.
-    static let executable: URL? = {
-        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-        starts += Bundle.allBundles.map(\.bundleURL)
-        for start in starts {
-            var directory = start
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("strata")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    typealias Result = StrataExecutable.Result
 
     func strata(_ arguments: String..., in directory: URL) throws -> Result {
-        let executable = try #require(Self.executable, "the strata executable was not found beside the test bundle")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        try StrataExecutable.run(arguments, in: directory)
     }
 
     /// A workspace whose schema is v1 with `0001_initial.sql` written by the CLI.
