@@ -56,6 +56,13 @@ import Testing
         let tag = try #require(schema.table(named: "Tag"))
         #expect(DAOPlan(table: tag, schema: schema).upsertSQL.hasSuffix("DO NOTHING"))
         #expect(swift.contains("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`)"))
+        // An expiring table's upsert(_:expiresIn:) and upsert(_:expiresAt:) say the same.
+        let tokens = try SchemaLoader.load(
+            contents: "database: Tokens\ntables:\n  Token:\n    expires: true\n    columns:\n      id: { type: int, primaryKey: true }\n      value: text\n",
+            path: "Tokens.schema.yml")
+        let expiring = Generator.render(tokens, migrations: [], schemaPath: "Tokens.schema.yml")
+        #expect(expiring.contains("/// Inserts or updates (`ON CONFLICT DO UPDATE`) `record` to expire `duration` from now"))
+        #expect(!expiring.contains("Inserts or replaces"))
     }
 
     /// The namespace's `tables`, `SQLRenderer.ddl` and the first migration list the tables in

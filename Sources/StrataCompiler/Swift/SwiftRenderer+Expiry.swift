@@ -7,7 +7,7 @@ extension SwiftRenderer {
     func renderExpiringWrites(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let member = SwiftNames.identifier(Expiry.columnName)
-        for (method, verb) in [("insert", "Inserts"), ("upsert", "Inserts or replaces")] {
+        for (method, verb) in [("insert", "Inserts"), ("upsert", "Inserts or updates (`ON CONFLICT DO UPDATE`)")] {
             out.line()
             out.line("/// \(verb) `record` to expire `duration` from now, by the database's clock")
             out.line("/// (`Database.Configuration.now`), and returns it as stored.")

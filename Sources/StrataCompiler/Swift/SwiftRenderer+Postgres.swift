@@ -171,7 +171,8 @@ extension SwiftRenderer {
                 PostgresStatement(
                     typeName: "Upsert", sql: plan.upsertSQL, properties: [("record", record)], bindings: recordBindings(table.columns),
                     rows: .records(table)))
-            out.line("/// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.")
+            out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
+            out.line("/// (`ON CONFLICT DO UPDATE`), and returns it as stored.")
             out.line("@discardableResult")
             out.block("public func upsert(_ record: \(record)) async throws -> \(record)") { out in
                 if let auto = table.autoincrementColumn {

@@ -641,7 +641,8 @@ public struct CustomerPostgresDAO: Sendable {
         return result
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Customer) async throws -> Customer {
         if record.id == 0 { return try await insert(record) }
@@ -977,7 +978,8 @@ public struct LinePostgresDAO: Sendable {
         return result
     }
 
-    /// Inserts `record`, or replaces the stored row with the same key, and returns it as stored.
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`), and returns it as stored.
     @discardableResult
     public func upsert(_ record: Line) async throws -> Line {
         try await stored(conn.fetchOne(Upsert(record: record)))
