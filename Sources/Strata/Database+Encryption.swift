@@ -45,7 +45,7 @@ extension Database {
     /// encrypted one opened without) is a typed error here, not garbage later.
     static func unlock(_ connection: Connection, _ configuration: Configuration, path: String) throws {
         guard let key = configuration.key else { return }
-        try connection.execute(sql: "PRAGMA key = '\(key.replacingOccurrences(of: "'", with: "''"))'")
+        try connection.execute(sql: "PRAGMA key = \(SQLQuoting.literal(key))")
         do {
             _ = try connection.fetch(sql: "SELECT count(*) FROM sqlite_master")
         } catch let error as StrataError where error.resultCode == SQLITE_NOTADB {

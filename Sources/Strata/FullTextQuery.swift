@@ -25,6 +25,6 @@ public enum FullTextQuery {
         for scalar in text.unicodeScalars { scalars.append(scalar == "\u{0}" ? " " : scalar) }
         let words = String(scalars).split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
+        return words.map { SQLQuoting.identifier($0) }.joined(separator: " ")
     }
 }

@@ -65,7 +65,7 @@ final class WriterHooks: @unchecked Sendable {
             let rows = try conn.fetch(sql: "SELECT cid, pk, type FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", arguments: [table])
             let columns = try rows.map { Int32(try $0.get(0) as Int) }
             // A WITHOUT ROWID table refuses `rowid` (unless a column has that name).
-            let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let quoted = SQLQuoting.identifier(table)
             let hasRowID = (try? conn.makeStatement(sql: "SELECT rowid FROM \(quoted) LIMIT 0")) != nil
             let keyType = columns.count == 1 ? (try rows[0].get(2) as String).uppercased() : ""
             let isRowID = hasRowID && (columns.isEmpty || keyType == "INTEGER")

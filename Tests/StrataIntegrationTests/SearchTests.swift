@@ -54,7 +54,7 @@ import Testing
         let db = try Self.database()
         let inputs = [
             "\"hello\"", "\"unbalanced", "OR", "NEAR(a b)", "a AND", "*", "left:", "100%", "--", "(", "title: swift", "^swift", "-",
-            "NOT", "'", "\u{0}", "a\u{0}\u{301}b", "\u{0}\"", "swift\"", "\"\"",
+            "NOT", "'", "\u{0}", "a\u{0}\u{301}b", "\u{0}\"", "swift\"", "\"\"", "\"\u{301}", "a\"\u{301}b",
         ]
         for input in inputs {
             #expect(throws: Never.self, "\(input)") { try db.read { conn in try ArticleDAO(conn).search(input) } }

@@ -1,3 +1,5 @@
+import Strata
+
 /// Renders the DDL of a ``Schema``: `CREATE TABLE` and `CREATE INDEX` statements.
 ///
 /// Identifiers are always double-quoted (with `"` doubled inside) and string literals
@@ -9,22 +11,12 @@
 public enum SQLRenderer {
     /// `name` as a quoted SQL identifier: `order` → `"order"`, `a"b` → `"a""b"`.
     public static func quoteIdentifier(_ name: String) -> String {
-        "\"" + doubling("\"", in: name) + "\""
+        SQLQuoting.identifier(name)
     }
 
     /// `text` as an SQL string literal: `it's` → `'it''s'`.
     public static func quoteLiteral(_ text: String) -> String {
-        "'" + doubling("'", in: text) + "'"
-    }
-
-    /// Doubles every `quote` scalar (by Unicode scalars, so a combining mark cannot hide one).
-    static func doubling(_ quote: Unicode.Scalar, in text: String) -> String {
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            result.append(scalar)
-            if scalar == quote { result.append(scalar) }
-        }
-        return String(result)
+        SQLQuoting.literal(text)
     }
 
     /// The SQL expression a default renders to (without the `DEFAULT` keyword).

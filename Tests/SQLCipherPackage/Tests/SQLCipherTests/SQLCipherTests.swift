@@ -57,7 +57,7 @@ import Testing
     @Test func keyWithQuotesIsIssuedVerbatim() throws {
         let folder = try Folder()
         let path = folder.path("quoted.sqlite")
-        let key = "it's a \"key\"; DROP TABLE x; --"
+        let key = "it's a \"key\"; '\u{301} DROP TABLE x; --"  // a quote, and one a combining mark follows
         do {
             let db = try Database(path: path, configuration: .init(key: key))
             try db.write { try $0.execute(sql: "CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (7)") }
