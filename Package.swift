@@ -95,7 +95,7 @@ let package = Package(
             ),
             dependencies: [.target(name: "StrataPluginTool")]
         ),
-        .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
         .testTarget(
             name: "StrataPostgresTests",
             dependencies: ["StrataPostgres", "StrataPostgresTestSupport", .product(name: "Logging", package: "swift-log")]

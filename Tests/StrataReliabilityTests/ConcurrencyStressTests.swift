@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Writers (threads on two `Database` values of one file, plus a second process) and readers

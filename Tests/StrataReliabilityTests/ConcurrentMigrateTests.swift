@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Two real `strata migrate` processes on one file. Before the fix both printed

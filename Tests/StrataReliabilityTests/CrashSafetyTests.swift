@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// `strata migrate` (the real binary) killed with SIGKILL at random moments of a migration that

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// A full disk (`PRAGMA max_page_count`, and a file size limit on the real `strata` process)

@@ -1,6 +1,7 @@
 import CFaultVFS
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// I/O faults at every point: a VFS wrapping SQLite's default one (Tests/CFaultVFS) fails the

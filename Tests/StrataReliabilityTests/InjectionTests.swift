@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import Testing
 @testable import StrataCompiler
+import StrataTestSupport
+import Testing
 
 /// Values and names that try SQL injection are data, never SQL: stored and read back verbatim
 /// through raw arguments and generated DAOs, and never changing the schema or other rows.

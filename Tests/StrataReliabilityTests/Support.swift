@@ -80,20 +80,6 @@ final class Protected<Value>: @unchecked Sendable {
     }
 }
 
-/// A fresh directory under the system's temporary directory, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-reliability-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A small seeded generator (SplitMix64) so every run makes the same choices.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -3,6 +3,7 @@
 #if SystemSQLite || !SQLCipher
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Changesets between two file databases with the same schema (issue 17).

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Encryption at rest (issue 17): a key is issued before anything else on every connection,

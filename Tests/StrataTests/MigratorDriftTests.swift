@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// The migrator compares the live structure with the fingerprint recorded with the last applied

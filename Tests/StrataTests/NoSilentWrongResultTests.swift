@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// A hand-written DAO over `person(id, name)`, as generated code would write it.

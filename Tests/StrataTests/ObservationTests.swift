@@ -1,5 +1,6 @@
 import Foundation
 @testable import Strata
+import StrataTestSupport
 import Testing
 
 /// Collects what an observation delivers, from a task of its own, so a test can wait for a

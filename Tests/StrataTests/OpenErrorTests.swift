@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// A database that cannot be opened, is not SQLite, or may not be written: the error names the

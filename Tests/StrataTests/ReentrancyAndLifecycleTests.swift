@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Regression tests for nesting, snapshots, abandoned statements and values that cannot be stored.
