@@ -30,6 +30,9 @@ import PostgresNIO
 /// - Every error is a `StrataError`: `StrataError.Kind.postgres` with the server's
 ///   `StrataError.sqlState` and message, `StrataError.Kind.connection`, or
 ///   `StrataError.Kind.decoding`.
+/// - On Linux, the first database created sets `SIGPIPE` to be ignored when it has its default
+///   disposition, as servers built on SwiftNIO do: otherwise a write to a server that has just
+///   gone away would end the process instead of failing with `StrataError.Kind.connection`.
 public final class PostgresDatabase: Sendable {
     /// Where and how this database connects.
     public let configuration: Configuration
@@ -51,6 +54,7 @@ public final class PostgresDatabase: Sendable {
     public init(configuration: Configuration, logger: Logger? = nil) async throws {
         guard !configuration.hosts.isEmpty else { throw StrataError.misuse("PostgresDatabase needs at least one host") }
         guard configuration.maximumConnections > 0 else { throw StrataError.misuse("maximumConnections must be at least 1") }
+        BrokenPipe.ignored
         self.configuration = configuration
         pool = try ConnectionPool(configuration: configuration, logger: logger ?? Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await pool.warmUp()
