@@ -59,7 +59,11 @@ public enum StrataExecutable {
         nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         if let inPipe, let input {
-            inPipe.fileHandleForWriting.write(input)
+            // A program that exits without reading all its input (one that is missing, say)
+            // must fail its test, not end the test process: SIGPIPE is ignored and the write's
+            // EPIPE is dropped; the exit status and stderr tell what happened.
+            ignoreBrokenPipe()
+            try? inPipe.fileHandleForWriting.write(contentsOf: input)
             try? inPipe.fileHandleForWriting.close()
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
@@ -68,4 +72,13 @@ public enum StrataExecutable {
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Sets SIGPIPE to be ignored in the test process, once.
+private let brokenPipeIgnored: Void = {
+    _ = signal(SIGPIPE, SIG_IGN)
+}()
+
+private func ignoreBrokenPipe() {
+    brokenPipeIgnored
 }
