@@ -298,9 +298,9 @@ public enum MigrationPlanner {
                 "column \(name).\(column.name) is new and NOT NULL without a default, so the existing rows would have no value for it: add a `default:` (it fills the existing rows) or make it optional")
         }
 
-        // Why the table must be rebuilt: every difference of the one structural comparison
-        // that ALTER TABLE cannot make (an added column, and its own CHECK and foreign key
-        // when it has no default, ADD COLUMN can add).
+        // Why the table must be rebuilt: each difference of the one structural comparison
+        // that ALTER TABLE cannot make. (ADD COLUMN adds a new column with its own CHECK, and
+        // with its foreign key when it has no default.)
         var reasons: [String] = []
         let addedChecks = Set(added.flatMap(\.checks))
         for difference in SchemaDiff.compare(old, to: new) {

@@ -11,8 +11,8 @@
 ///
 /// This is the one structural comparison: the migration verifier, the planner's check of its
 /// plan and its reasons to rebuild a table, drift (``SchemaDrift``) and baselines
-/// (``MigrationBaseline``) all read ``compare(from:to:viewsAndTriggers:)``, each in its own
-/// words (``SchemaDifference/Wording``).
+/// (``MigrationBaseline``) all read `compare(from:to:viewsAndTriggers:)`, each in its own
+/// words (`SchemaDifference.Wording`).
 public enum SchemaDiff {
     /// One sentence per difference, in a stable order; empty when the structures are equal.
     public static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
