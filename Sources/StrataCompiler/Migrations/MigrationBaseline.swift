@@ -16,7 +16,7 @@ public enum MigrationBaseline {
     public static func differences(_ conn: Connection, first: Migration) throws -> [String] {
         let live = try SchemaIntrospector.introspect(conn)
         let expected = try MigrationReplay.structure(after: [first])
-        return SchemaDiff.differences(from: live, to: expected).map(phrase)
+        return SchemaDiff.compare(from: live, to: expected).map { $0.sentence(.baseline) }
     }
 
     /// Records the first of `migrations` as applied, in one transaction with the check; throws
@@ -43,16 +43,5 @@ public enum MigrationBaseline {
                 return first
             }
         }
-    }
-
-    /// A difference in the words of a baseline: the "migrations" side is the live database.
-    static func phrase(_ difference: String) -> String {
-        difference
-            .replacingOccurrences(of: "is declared but the migrations do not create it", with: "is created by the migration but missing from the database")
-            .replacingOccurrences(of: "is created by the migrations but not declared", with: "is in the database but not created by the migration")
-            .replacingOccurrences(of: "in the schema but", with: "in the migration but")
-            .replacingOccurrences(of: "in the migrations", with: "in the database")
-            .replacingOccurrences(of: "is declared but missing", with: "is created by the migration but missing from the database")
-            .replacingOccurrences(of: "exists but is not declared", with: "is in the database but not created by the migration")
     }
 }

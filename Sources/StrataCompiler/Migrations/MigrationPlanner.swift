@@ -298,43 +298,42 @@ public enum MigrationPlanner {
                 "column \(name).\(column.name) is new and NOT NULL without a default, so the existing rows would have no value for it: add a `default:` (it fills the existing rows) or make it optional")
         }
 
+        // Why the table must be rebuilt: each difference of the one structural comparison
+        // that ALTER TABLE cannot make. (ADD COLUMN adds a new column with its own CHECK, and
+        // with its foreign key when it has no default.)
         var reasons: [String] = []
-        for column in new.columns {
-            guard let oldColumn = old.column(named: column.name) else { continue }
-            let phrases = SchemaDiff.columnChanges(from: oldColumn, to: column)
-            if !phrases.isEmpty { reasons.append("\(column.name) \(phrases.joined(separator: ", "))") }
-            if !oldColumn.isNotNull && column.isNotNull && column.normalizedDefault == nil {
-                outcome.problems.append(
-                    "column \(name).\(column.name) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional")
-            }
-        }
-        if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
-            reasons.append("primary key becomes (\(new.primaryKey.joined(separator: ", ")))")
-        }
-        if old.isStrict != new.isStrict { reasons.append(new.isStrict ? "becomes STRICT" : "stops being STRICT") }
-        if old.isWithoutRowid != new.isWithoutRowid { reasons.append("WITHOUT ROWID changes") }
-        if old.isAutoincrement != new.isAutoincrement { reasons.append(new.isAutoincrement ? "gains AUTOINCREMENT" : "loses AUTOINCREMENT") }
-        for key in new.foreignKeys where !old.foreignKeyKeys.contains(key.normalized) {
-            let onAddedColumn = key.columns.count == 1 && addedNames.contains(SQLName.key(key.columns[0]))
-                && new.column(named: key.columns[0])?.normalizedDefault == nil
-            if !onAddedColumn { reasons.append("add foreign key \(key.summary)") }
-        }
-        for key in old.foreignKeys where !new.foreignKeyKeys.contains(key.normalized) {
-            reasons.append("drop foreign key \(key.summary)")
-        }
-        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) {
-            reasons.append("add UNIQUE (\(unique.joined(separator: ", ")))")
-        }
-        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) {
-            reasons.append("drop UNIQUE (\(unique.joined(separator: ", ")))")
-        }
         let addedChecks = Set(added.flatMap(\.checks))
-        let written = WrittenChecks(old.sql, new.sql)
-        for check in new.allChecks.subtracting(old.allChecks).sorted() where !addedChecks.contains(check) {
-            reasons.append("add CHECK (\(written[check]))")
-        }
-        for check in old.allChecks.subtracting(new.allChecks).sorted() {
-            reasons.append("drop CHECK (\(written[check]))")
+        for difference in SchemaDiff.compare(old, to: new) {
+            switch difference.change {
+            case .columnChanged(let column, let changes):
+                reasons.append("\(column) \(SchemaDifference.phrases(changes).joined(separator: ", "))")
+                if changes.contains(.notNull(target: true)), new.column(named: column)?.normalizedDefault == nil {
+                    outcome.problems.append(
+                        "column \(name).\(column) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional")
+                }
+            case .primaryKey(_, let key):
+                reasons.append("primary key becomes (\(key.joined(separator: ", ")))")
+            case .strict(let flag):
+                reasons.append(flag ? "becomes STRICT" : "stops being STRICT")
+            case .withoutRowid:
+                reasons.append("WITHOUT ROWID changes")
+            case .autoincrement(let flag):
+                reasons.append(flag ? "gains AUTOINCREMENT" : "loses AUTOINCREMENT")
+            case .foreignKey(let key, .onlyInTarget):
+                let onAddedColumn = key.columns.count == 1 && addedNames.contains(SQLName.key(key.columns[0]))
+                    && new.column(named: key.columns[0])?.normalizedDefault == nil
+                if !onAddedColumn { reasons.append("add foreign key \(key.summary)") }
+            case .foreignKey(let key, .onlyInCurrent):
+                reasons.append("drop foreign key \(key.summary)")
+            case .unique(let columns, let side):
+                reasons.append("\(side == .onlyInTarget ? "add" : "drop") UNIQUE (\(columns.joined(separator: ", ")))")
+            case .check(let check, let written, .onlyInTarget):
+                if !addedChecks.contains(check) { reasons.append("add CHECK (\(written))") }
+            case .check(_, let written, .onlyInCurrent):
+                reasons.append("drop CHECK (\(written))")
+            case .column, .table, .index, .indexChanged, .object, .objectChanged:
+                break  // added and dropped columns below; the rest is not of one table
+            }
         }
         for column in added where column.primaryKeyPosition > 0 || column.hasNonConstantDefault {
             reasons.append("add column \(column.name) (\(column.primaryKeyPosition > 0 ? "a key column" : "a non-constant default") needs a rebuild)")
@@ -423,7 +422,7 @@ public enum MigrationPlanner {
         var views: Set<SQLName.Key> = []
         var changed = true
         func mentionsAny(_ sql: String) -> Bool {
-            SQLTokenizer.tokenize(sql).contains { ($0.kind == .word || $0.kind == .quotedIdentifier) && names.contains(SQLName.key($0.value)) }
+            SQLTokenizer.expressionTokens(of: sql).contains { ($0.kind == .word || $0.kind == .identifier) && names.contains(SQLName.key($0.value)) }
         }
         while changed {
             changed = false

@@ -217,11 +217,15 @@ public enum PostgresMigrations {
         var manual: [String] = []
     }
 
-    /// The in-place changes of one table that exists before and after.
+    /// The in-place changes of one table that exists before and after: what the one
+    /// structural comparison (``SchemaDiff``) finds, made with `ALTER TABLE` where PostgreSQL can.
     static func alterTable(_ table: Table, old: DatabaseTable, new: DatabaseTable, schema: Schema) -> AlterOutcome {
         var outcome = AlterOutcome()
         let name = SQLRenderer.quoteIdentifier(table.sqlName)
         func alter(_ action: String) { outcome.statements.append("ALTER TABLE \(name) \(action)") }
+        let differences = SchemaDiff.compare(old, to: new)
+        var columnChanges: [SQLName.Key: [SchemaDifference.ColumnChange]] = [:]
+        for case .columnChanged(let column, let changes) in differences.map(\.change) { columnChanges[SQLName.key(column)] = changes }
         for column in table.columns {
             let quoted = SQLRenderer.quoteIdentifier(column.sqlName)
             guard let oldColumn = old.column(named: column.sqlName), let newColumn = new.column(named: column.sqlName) else {
@@ -231,12 +235,14 @@ public enum PostgresMigrations {
                 outcome.changes.append("add column \(table.sqlName).\(column.sqlName)")
                 continue
             }
-            if oldColumn.type != newColumn.type {
+            // Type, then default, then NULL: a column that becomes NOT NULL is filled first.
+            let changes = columnChanges[SQLName.key(column.sqlName)] ?? []
+            if changes.contains(where: { if case .type = $0 { true } else { false } }) {
                 let type = PostgresRenderer.sqlType(column.type)
                 alter("ALTER COLUMN \(quoted) TYPE \(type) USING \(quoted)::\(type)")
                 outcome.changes.append("change the type of \(table.sqlName).\(column.sqlName) to \(type)")
             }
-            if oldColumn.normalizedDefault != newColumn.normalizedDefault {
+            if changes.contains(where: { if case .defaultValue = $0 { true } else { false } }) {
                 if let value = column.defaultValue {
                     alter("ALTER COLUMN \(quoted) SET DEFAULT \(PostgresRenderer.defaultSQL(value, type: column.type))")
                 } else {
@@ -244,7 +250,7 @@ public enum PostgresMigrations {
                 }
                 outcome.changes.append("change the default of \(table.sqlName).\(column.sqlName)")
             }
-            if oldColumn.isNotNull != newColumn.isNotNull && oldColumn.primaryKeyPosition == 0 && newColumn.primaryKeyPosition == 0 {
+            if changes.contains(.notNull(target: newColumn.isNotNull)), oldColumn.primaryKeyPosition == 0, newColumn.primaryKeyPosition == 0 {
                 if newColumn.isNotNull {
                     if let value = column.defaultValue {
                         outcome.statements.append(
@@ -264,44 +270,51 @@ public enum PostgresMigrations {
         }
         // Constraints of existing tables: PostgreSQL names them itself, so dropping one needs
         // its name from the server; left to a person, with the build failing until done.
+        // Adding a constraint needs no name. A constraint of only added or only dropped
+        // columns comes and goes with them.
         let addedNames = Set(new.columns.filter { old.column(named: $0.name) == nil }.map { SQLName.key($0.name) })
         let droppedNames = Set(old.columns.filter { new.column(named: $0.name) == nil }.map { SQLName.key($0.name) })
-        func touchesOnlyChangedColumns(_ columns: [String], _ names: Set<SQLName.Key>) -> Bool {
-            !columns.isEmpty && columns.allSatisfy { names.contains(SQLName.key($0)) }
-        }
-        if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
-            outcome.manual.append("table \(table.sqlName): the primary key becomes (\(new.primaryKey.joined(separator: ", ")))")
-        }
-        // Adding a constraint needs no name.
-        for key in new.foreignKeys where !old.foreignKeyKeys.contains(key.normalized) && !touchesOnlyChangedColumns(key.columns, addedNames) {
-            var sql = "ADD FOREIGN KEY (\(key.columns.map(SQLRenderer.quoteIdentifier).joined(separator: ", "))) REFERENCES "
-                + "\(SQLRenderer.quoteIdentifier(key.parentTable)) (\(key.parentColumns.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))"
-            if key.onDelete != "NO ACTION" { sql += " ON DELETE \(key.onDelete)" }
-            if key.onUpdate != "NO ACTION" { sql += " ON UPDATE \(key.onUpdate)" }
-            alter(sql)
-            outcome.changes.append("add foreign key \(key.summary) to \(table.sqlName)")
-        }
-        for key in old.foreignKeys where !new.foreignKeyKeys.contains(key.normalized) && !touchesOnlyChangedColumns(key.columns, droppedNames) {
-            outcome.manual.append("table \(table.sqlName): drop foreign key \(key.summary)")
-        }
-        for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) && !touchesOnlyChangedColumns(unique, addedNames) {
-            alter("ADD UNIQUE (\(unique.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))")
-            outcome.changes.append("add UNIQUE (\(unique.joined(separator: ", "))) to \(table.sqlName)")
-        }
-        for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) && !touchesOnlyChangedColumns(unique, droppedNames) {
-            outcome.manual.append("table \(table.sqlName): drop UNIQUE (\(unique.joined(separator: ", ")))")
+        func touchesOnlyChangedColumns(_ columns: [String], _ side: SchemaDifference.Side) -> Bool {
+            let names = side == .onlyInTarget ? addedNames : droppedNames
+            return !columns.isEmpty && columns.allSatisfy { names.contains(SQLName.key($0)) }
         }
         let addedChecks = Set(new.columns.filter { addedNames.contains(SQLName.key($0.name)) }.flatMap(\.checks))
         let droppedChecks = Set(old.columns.filter { droppedNames.contains(SQLName.key($0.name)) }.flatMap(\.checks))
-        for check in new.allChecks.subtracting(old.allChecks).subtracting(addedChecks).sorted() {
-            outcome.manual.append("table \(table.sqlName): add CHECK (\(check))")
+        var manual: (key: [String], foreignKeys: [String], unique: [String], addedChecks: [String], droppedChecks: [String], identity: [String])
+        manual = ([], [], [], [], [], [])
+        for difference in differences {
+            switch difference.change {
+            case .primaryKey(_, let key):
+                manual.key.append("table \(table.sqlName): the primary key becomes (\(key.joined(separator: ", ")))")
+            case .foreignKey(let key, let side) where !touchesOnlyChangedColumns(key.columns, side):
+                if side == .onlyInCurrent {
+                    manual.foreignKeys.append("table \(table.sqlName): drop foreign key \(key.summary)")
+                    continue
+                }
+                var sql = "ADD FOREIGN KEY (\(key.columns.map(SQLRenderer.quoteIdentifier).joined(separator: ", "))) REFERENCES "
+                    + "\(SQLRenderer.quoteIdentifier(key.parentTable)) (\(key.parentColumns.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))"
+                if key.onDelete != "NO ACTION" { sql += " ON DELETE \(key.onDelete)" }
+                if key.onUpdate != "NO ACTION" { sql += " ON UPDATE \(key.onUpdate)" }
+                alter(sql)
+                outcome.changes.append("add foreign key \(key.summary) to \(table.sqlName)")
+            case .unique(let unique, let side) where !touchesOnlyChangedColumns(unique, side):
+                if side == .onlyInCurrent {
+                    manual.unique.append("table \(table.sqlName): drop UNIQUE (\(unique.joined(separator: ", ")))")
+                    continue
+                }
+                alter("ADD UNIQUE (\(unique.map(SQLRenderer.quoteIdentifier).joined(separator: ", ")))")
+                outcome.changes.append("add UNIQUE (\(unique.joined(separator: ", "))) to \(table.sqlName)")
+            case .check(let check, let written, .onlyInTarget) where !addedChecks.contains(check):
+                manual.addedChecks.append("table \(table.sqlName): add CHECK (\(written))")
+            case .check(let check, let written, .onlyInCurrent) where !droppedChecks.contains(check):
+                manual.droppedChecks.append("table \(table.sqlName): drop CHECK (\(written))")
+            case .autoincrement(let flag):
+                manual.identity.append("table \(table.sqlName): \(flag ? "add" : "drop") the identity of its key")
+            default:
+                break
+            }
         }
-        for check in old.allChecks.subtracting(new.allChecks).subtracting(droppedChecks).sorted() {
-            outcome.manual.append("table \(table.sqlName): drop CHECK (\(check))")
-        }
-        if old.isAutoincrement != new.isAutoincrement {
-            outcome.manual.append("table \(table.sqlName): \(new.isAutoincrement ? "add" : "drop") the identity of its key")
-        }
+        outcome.manual = manual.key + manual.foreignKeys + manual.unique + manual.addedChecks + manual.droppedChecks + manual.identity
         return outcome
     }
 

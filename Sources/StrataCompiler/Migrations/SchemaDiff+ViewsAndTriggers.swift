@@ -6,9 +6,9 @@
 /// working. SQL is compared after the object's name, token by token: case, quoting, whitespace
 /// and comments do not count.
 extension SchemaDiff {
-    /// The differences in views and triggers, as sentences.
-    static func viewAndTriggerDifferences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
-        var result: [String] = []
+    /// The differences in views and triggers.
+    static func viewAndTriggerDifferences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
         if !declared.views.isEmpty {
             result += objectDifferences(
                 kind: "view", current: current.views.map { ($0.name, $0.sql) }, declared: declared.views.map { ($0.name, $0.sql) })
@@ -22,19 +22,21 @@ extension SchemaDiff {
     }
 
     /// Named SQL objects (views, triggers, full-text indexes) compared by their definitions.
-    static func objectDifferences(kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]) -> [String] {
-        var result: [String] = []
+    static func objectDifferences(
+        kind: String, current: [(name: String, sql: String)], declared: [(name: String, sql: String)]
+    ) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
         for object in declared {
             guard let old = current.first(where: { SQLName.same($0.name, object.name) }) else {
-                result.append("\(kind) \(object.name) is declared but the migrations do not create it")
+                result.append(SchemaDifference(object.name, .object(kind: kind, .onlyInTarget)))
                 continue
             }
             if definition(of: old.sql) != definition(of: object.sql) {
-                result.append("\(kind) \(object.name) is defined differently in the schema and in the migrations")
+                result.append(SchemaDifference(object.name, .objectChanged(kind: kind)))
             }
         }
         for object in current where !declared.contains(where: { SQLName.same($0.name, object.name) }) {
-            result.append("\(kind) \(object.name) is created by the migrations but not declared")
+            result.append(SchemaDifference(object.name, .object(kind: kind, .onlyInCurrent)))
         }
         return result
     }

@@ -1,5 +1,6 @@
-/// The structural differences between two ``DatabaseSchema``s: what the migrations produce
-/// ("current") and what the schema file declares ("declared").
+/// The structural differences between two ``DatabaseSchema``s: what exists ("current": what
+/// the migrations produce, or a live database) and what should ("target": what the schema
+/// file declares, or what the migrations produce).
 ///
 /// Tables, columns and indexes are matched by name as SQLite matches them (``SQLName``: ASCII case folded, nothing else); columns are compared
 /// by type, NOT NULL, default, and place in the primary key; tables by primary key, foreign
@@ -7,103 +8,106 @@
 /// table, key columns, uniqueness and WHERE. Column order, quoting, case and whitespace do not
 /// count. Views and triggers are compared when the schema declares some (see
 /// `SchemaDiff+ViewsAndTriggers.swift`); otherwise migrations written by hand may add them.
+///
+/// This is the one structural comparison: the migration verifier, the planner's check of its
+/// plan and its reasons to rebuild a table, drift (``SchemaDrift``) and baselines
+/// (``MigrationBaseline``) all read `compare(from:to:viewsAndTriggers:)`, each in its own
+/// words (`SchemaDifference.Wording`).
 public enum SchemaDiff {
     /// One sentence per difference, in a stable order; empty when the structures are equal.
     public static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
-        var result: [String] = []
-        for table in declared.tables {
+        compare(from: current, to: declared).map { $0.sentence(.schema) }
+    }
+
+    /// The differences from `current` to `target`, in a stable order: tables (and in each its
+    /// columns and constraints), indexes, views and triggers (when `viewsAndTriggers` and
+    /// `target` declares some), full-text search objects.
+    static func compare(from current: DatabaseSchema, to target: DatabaseSchema, viewsAndTriggers: Bool = true) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
+        for table in target.tables {
             guard let old = current.table(named: table.name) else {
-                result.append("table \(table.name) is declared but the migrations do not create it")
+                result.append(SchemaDifference(table.name, .table(.onlyInTarget)))
                 continue
             }
-            result += differences(of: old, and: table)
+            result += compare(old, to: table)
         }
-        for table in current.tables where declared.table(named: table.name) == nil {
-            result.append("table \(table.name) is created by the migrations but not declared")
+        for table in current.tables where target.table(named: table.name) == nil {
+            result.append(SchemaDifference(table.name, .table(.onlyInCurrent)))
         }
-        for index in declared.indexes {
+        for index in target.indexes {
             guard let old = current.index(named: index.name) else {
-                result.append("index \(index.name) (\(index.summary)) is declared but the migrations do not create it")
+                result.append(SchemaDifference(index.name, .index(summary: index.summary, .onlyInTarget)))
                 continue
             }
             if !old.isStructurallyEqual(to: index) {
-                result.append("index \(index.name) is \(index.summary) in the schema but \(old.summary) in the migrations")
+                result.append(SchemaDifference(index.name, .indexChanged(current: old.summary, target: index.summary)))
             }
         }
-        for index in current.indexes where declared.index(named: index.name) == nil {
-            result.append("index \(index.name) (\(index.summary)) is created by the migrations but not declared")
+        for index in current.indexes where target.index(named: index.name) == nil {
+            result.append(SchemaDifference(index.name, .index(summary: index.summary, .onlyInCurrent)))
         }
-        result += viewAndTriggerDifferences(from: current, to: declared)
-        result += searchDifferences(from: current, to: declared)
+        if viewsAndTriggers { result += viewAndTriggerDifferences(from: current, to: target) }
+        result += searchDifferences(from: current, to: target)
         return result
     }
 
-    /// The differences of two versions of one table.
-    static func differences(of old: DatabaseTable, and new: DatabaseTable) -> [String] {
-        var result: [String] = []
+    /// The differences of two versions of one table: `old` (current) and `new` (target).
+    static func compare(_ old: DatabaseTable, to new: DatabaseTable) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
         let name = new.name
         for column in new.columns {
             guard let oldColumn = old.column(named: column.name) else {
-                result.append("column \(name).\(column.name) is declared but missing")
+                result.append(SchemaDifference(name, .column(column.name, .onlyInTarget)))
                 continue
             }
-            result += columnChanges(from: oldColumn, to: column).map { "column \(name).\(column.name) \($0)" }
+            let changes = columnChanges(from: oldColumn, to: column)
+            if !changes.isEmpty { result.append(SchemaDifference(name, .columnChanged(column.name, changes))) }
         }
         for column in old.columns where new.column(named: column.name) == nil {
-            result.append("column \(name).\(column.name) exists but is not declared")
+            result.append(SchemaDifference(name, .column(column.name, .onlyInCurrent)))
         }
         if old.primaryKey.map(SQLName.key) != new.primaryKey.map(SQLName.key) {
-            result.append(
-                "table \(name) has primary key (\(new.primaryKey.joined(separator: ", "))) in the schema but (\(old.primaryKey.joined(separator: ", "))) in the migrations")
+            result.append(SchemaDifference(name, .primaryKey(current: old.primaryKey, target: new.primaryKey)))
         }
+        if old.isStrict != new.isStrict { result.append(SchemaDifference(name, .strict(target: new.isStrict))) }
+        if old.isWithoutRowid != new.isWithoutRowid { result.append(SchemaDifference(name, .withoutRowid(target: new.isWithoutRowid))) }
+        if old.isAutoincrement != new.isAutoincrement { result.append(SchemaDifference(name, .autoincrement(target: new.isAutoincrement))) }
         let oldKeys = old.foreignKeyKeys
         let newKeys = new.foreignKeyKeys
         for key in new.foreignKeys where !oldKeys.contains(key.normalized) {
-            result.append("table \(name): foreign key \(key.summary) is declared but missing")
+            result.append(SchemaDifference(name, .foreignKey(key, .onlyInTarget)))
         }
         for key in old.foreignKeys where !newKeys.contains(key.normalized) {
-            result.append("table \(name): foreign key \(key.summary) exists but is not declared")
+            result.append(SchemaDifference(name, .foreignKey(key, .onlyInCurrent)))
         }
         for unique in new.uniqueConstraints where !old.uniqueKeys.contains(unique.map(SQLName.key)) {
-            result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is declared but missing")
+            result.append(SchemaDifference(name, .unique(unique, .onlyInTarget)))
         }
         for unique in old.uniqueConstraints where !new.uniqueKeys.contains(unique.map(SQLName.key)) {
-            result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) exists but is not declared")
+            result.append(SchemaDifference(name, .unique(unique, .onlyInCurrent)))
         }
         let oldChecks = old.allChecks
         let newChecks = new.allChecks
         let written = WrittenChecks(old.sql, new.sql)
         for check in newChecks.subtracting(oldChecks).sorted() {
-            result.append("table \(name): CHECK (\(written[check])) is declared but missing")
+            result.append(SchemaDifference(name, .check(check, written: written[check], .onlyInTarget)))
         }
         for check in oldChecks.subtracting(newChecks).sorted() {
-            result.append("table \(name): CHECK (\(written[check])) exists but is not declared")
-        }
-        if old.isStrict != new.isStrict {
-            result.append("table \(name) is \(new.isStrict ? "" : "not ")STRICT in the schema but \(old.isStrict ? "" : "not ")STRICT in the migrations")
-        }
-        if old.isWithoutRowid != new.isWithoutRowid {
-            result.append("table \(name) differs in WITHOUT ROWID")
-        }
-        if old.isAutoincrement != new.isAutoincrement {
-            result.append(
-                "table \(name) \(new.isAutoincrement ? "uses" : "does not use") AUTOINCREMENT in the schema but \(old.isAutoincrement ? "does" : "does not") in the migrations")
+            result.append(SchemaDifference(name, .check(check, written: written[check], .onlyInCurrent)))
         }
         return result
     }
 
-    /// What changes from `old` to `new` of one column, as phrases (`becomes NOT NULL` …).
-    static func columnChanges(from old: DatabaseColumn, to new: DatabaseColumn) -> [String] {
-        var result: [String] = []
-        if old.type != new.type { result.append("changes type from \(old.type) to \(new.type)") }
-        if old.isNotNull != new.isNotNull { result.append(new.isNotNull ? "becomes NOT NULL" : "becomes nullable") }
-        if old.normalizedDefault != new.normalizedDefault {
-            result.append("changes default from \(old.defaultSQL ?? "none") to \(new.defaultSQL ?? "none")")
-        }
+    /// What differs from `old` to `new` of one column.
+    static func columnChanges(from old: DatabaseColumn, to new: DatabaseColumn) -> [SchemaDifference.ColumnChange] {
+        var result: [SchemaDifference.ColumnChange] = []
+        if old.type != new.type { result.append(.type(current: old.type, target: new.type)) }
+        if old.isNotNull != new.isNotNull { result.append(.notNull(target: new.isNotNull)) }
+        if old.normalizedDefault != new.normalizedDefault { result.append(.defaultValue(current: old.defaultSQL, target: new.defaultSQL)) }
         if old.primaryKeyPosition != new.primaryKeyPosition {
-            result.append(new.primaryKeyPosition > 0 ? "joins the primary key" : "leaves the primary key")
+            result.append(.primaryKeyPosition(current: old.primaryKeyPosition, target: new.primaryKeyPosition))
         }
-        if old.hidden != new.hidden { result.append("changes whether it is generated") }
+        if old.hidden != new.hidden { result.append(.generated) }
         return result
     }
 }

@@ -6,8 +6,8 @@ import Strata
 /// The runtime ``Migrator`` notices drift cheaply, by comparing ``SchemaFingerprint``s; it
 /// cannot see what changed beyond the names of the objects. This replays the migrations up to
 /// the database's version in an in-memory SQLite and compares the two structures object by
-/// object: tables and indexes by structure (as ``SchemaIntrospector`` reads them), triggers
-/// and views by their SQL.
+/// object: tables and indexes by structure (as ``SchemaIntrospector`` reads them, with
+/// ``SchemaDiff``'s comparison), triggers and views by their SQL.
 ///
 /// ```swift
 /// let found = try db.read { try SchemaDrift.differences(in: $0, migrations: migrations, version: 2) }
@@ -21,15 +21,18 @@ public enum SchemaDrift {
         let liveObjects = try objects(conn)
         let replayed = try MigrationReplay.replay(migrations.filter { $0.version <= version })
         let (expected, expectedObjects) = try replayed.read { conn in (try SchemaIntrospector.introspect(conn), try objects(conn)) }
-        var result = differences(expected: expected, live: live)
-        for (key, sql) in expectedObjects.sorted(by: { $0.key < $1.key }) where !key.hasPrefix("table ") && !key.hasPrefix("index ") {
+        // Tables, indexes and full-text search by structure; the other views and triggers by SQL.
+        var result = SchemaDiff.compare(from: live, to: expected, viewsAndTriggers: false).map { $0.sentence(.drift) }
+        let comparedByStructure = Set((expected.searchTriggers + live.searchTriggers).map { "trigger \($0.name)" })
+        func bySQL(_ key: String) -> Bool { !key.hasPrefix("table ") && !key.hasPrefix("index ") && !comparedByStructure.contains(key) }
+        for (key, sql) in expectedObjects.sorted(by: { $0.key < $1.key }) where bySQL(key) {
             if let liveSQL = liveObjects[key] {
                 if liveSQL != sql { result.append("\(key) has SQL `\(oneLine(liveSQL))`, the migrations give `\(oneLine(sql))`") }
             } else {
                 result.append("\(key) is missing (the migrations create it)")
             }
         }
-        for key in liveObjects.keys.sorted() where expectedObjects[key] == nil && !key.hasPrefix("table ") && !key.hasPrefix("index ") {
+        for key in liveObjects.keys.sorted() where expectedObjects[key] == nil && bySQL(key) {
             result.append("\(key) is in the database but no migration creates it")
         }
         if result.isEmpty {
@@ -42,88 +45,6 @@ public enum SchemaDrift {
                 result.append("\(key) is in the database but no migration creates it")
             }
         }
-        return result
-    }
-
-    /// The differences of two structures: `expected` (replayed) and `live`.
-    public static func differences(expected: DatabaseSchema, live: DatabaseSchema) -> [String] {
-        var result: [String] = []
-        for table in expected.tables {
-            guard let found = live.table(named: table.name) else {
-                result.append("table \(table.name) is missing (the migrations create it)")
-                continue
-            }
-            result += differences(expected: table, live: found)
-        }
-        for table in live.tables where expected.table(named: table.name) == nil {
-            result.append("table \(table.name) is in the database but no migration creates it")
-        }
-        for index in expected.indexes {
-            guard let found = live.index(named: index.name) else {
-                result.append("index \(index.name) (\(index.summary)) is missing (the migrations create it)")
-                continue
-            }
-            if !found.isStructurallyEqual(to: index) {
-                result.append("index \(index.name) is \(found.summary) in the database, \(index.summary) in the migrations")
-            }
-        }
-        for index in live.indexes where expected.index(named: index.name) == nil {
-            result.append("index \(index.name) (\(index.summary)) is in the database but no migration creates it")
-        }
-        result += SchemaDiff.searchDifferences(from: live, to: expected)
-        return result
-    }
-
-    static func differences(expected: DatabaseTable, live: DatabaseTable) -> [String] {
-        var result: [String] = []
-        let name = expected.name
-        for column in expected.columns {
-            guard let found = live.column(named: column.name) else {
-                result.append("column \(name).\(column.name) is missing (the migrations create it)")
-                continue
-            }
-            var changes: [String] = []
-            if found.type != column.type { changes.append("type \(found.type) (the migrations give \(column.type))") }
-            if found.isNotNull != column.isNotNull {
-                changes.append(found.isNotNull ? "NOT NULL (the migrations leave it nullable)" : "nullable (the migrations make it NOT NULL)")
-            }
-            if found.normalizedDefault != column.normalizedDefault {
-                changes.append("default \(found.defaultSQL ?? "none") (the migrations give \(column.defaultSQL ?? "none"))")
-            }
-            if found.primaryKeyPosition != column.primaryKeyPosition { changes.append("a different place in the primary key") }
-            if found.hidden != column.hidden { changes.append("a different generated-column kind") }
-            if !changes.isEmpty { result.append("column \(name).\(column.name) has \(changes.joined(separator: ", "))") }
-        }
-        for column in live.columns where expected.column(named: column.name) == nil {
-            result.append("column \(name).\(column.name) is in the database but no migration creates it")
-        }
-        if live.primaryKey.map(SQLName.key) != expected.primaryKey.map(SQLName.key) {
-            result.append(
-                "table \(name) has primary key (\(live.primaryKey.joined(separator: ", "))), the migrations give (\(expected.primaryKey.joined(separator: ", ")))")
-        }
-        for key in expected.foreignKeys where !live.foreignKeyKeys.contains(key.normalized) {
-            result.append("table \(name): foreign key \(key.summary) is missing")
-        }
-        for key in live.foreignKeys where !expected.foreignKeyKeys.contains(key.normalized) {
-            result.append("table \(name): foreign key \(key.summary) is in the database but not in the migrations")
-        }
-        for unique in expected.uniqueConstraints where !live.uniqueKeys.contains(unique.map(SQLName.key)) {
-            result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is missing")
-        }
-        for unique in live.uniqueConstraints where !expected.uniqueKeys.contains(unique.map(SQLName.key)) {
-            result.append("table \(name): UNIQUE (\(unique.joined(separator: ", "))) is in the database but not in the migrations")
-        }
-        for check in expected.allChecks.subtracting(live.allChecks).sorted() {
-            result.append("table \(name): CHECK (\(check)) is missing")
-        }
-        for check in live.allChecks.subtracting(expected.allChecks).sorted() {
-            result.append("table \(name): CHECK (\(check)) is in the database but not in the migrations")
-        }
-        if live.isStrict != expected.isStrict {
-            result.append("table \(name) is \(live.isStrict ? "" : "not ")STRICT, the migrations make it \(expected.isStrict ? "" : "not ")STRICT")
-        }
-        if live.isWithoutRowid != expected.isWithoutRowid { result.append("table \(name) differs in WITHOUT ROWID") }
-        if live.isAutoincrement != expected.isAutoincrement { result.append("table \(name) differs in AUTOINCREMENT") }
         return result
     }
 

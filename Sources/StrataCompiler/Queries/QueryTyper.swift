@@ -114,55 +114,22 @@ struct QueryTyper {
 
     // MARK: - Tokens
 
-    /// The statement's tokens, from the project's SQL tokenizer.
+    /// The statement's tokens, from the project's SQL tokenizer (``SQLTokenizer/expressionTokens(of:)``).
     static func tokens(of sql: String) -> [Token] {
-        let raw = SQLTokenizer.tokenize(sql)
-        var result: [Token] = []
         func offset(_ index: String.Index) -> Int { sql.utf8.distance(from: sql.utf8.startIndex, to: index) }
-        var index = 0
-        while index < raw.count {
-            let token = raw[index]
+        return SQLTokenizer.expressionTokens(of: sql).map { token in
             let range = offset(token.range.lowerBound)..<offset(token.range.upperBound)
-            let next = index + 1 < raw.count ? raw[index + 1] : nil
-            let adjacent = next.map { $0.range.lowerBound == token.range.upperBound } ?? false
             switch token.kind {
-            case .word:
-                let first = token.text.unicodeScalars.first ?? " "
-                if ("0"..."9").contains(first) {
-                    result.append(Token(kind: .number, text: token.text, upper: token.text.uppercased(), range: range))
-                } else if first == "$" {
-                    result.append(Token(kind: .otherParameter, text: token.text, upper: "", range: range))
-                } else if (token.text == "x" || token.text == "X"), adjacent, let next, next.kind == .string {
-                    result.append(Token(kind: .blob, text: next.text, upper: "", range: range.lowerBound..<offset(next.range.upperBound)))
-                    index += 1
-                } else {
-                    result.append(Token(kind: .word, text: token.text, upper: token.text.uppercased(), range: range))
-                }
-            case .quotedIdentifier:
-                result.append(Token(kind: .identifier, text: token.value, upper: "", range: range))
-            case .string:
-                result.append(Token(kind: .string, text: token.text, upper: "", range: range))
-            case .symbol:
-                if token.text == ":", adjacent, let next, next.kind == .word {
-                    result.append(Token(kind: .parameter(next.text), text: ":" + next.text, upper: "",
-                                        range: range.lowerBound..<offset(next.range.upperBound)))
-                    index += 1
-                } else if token.text == "?" || token.text == "@" || token.text == ":" {
-                    var end = range.upperBound
-                    if adjacent, let next, next.kind == .word {
-                        end = offset(next.range.upperBound)
-                        index += 1
-                    }
-                    let bytes = sql.utf8.dropFirst(range.lowerBound).prefix(end - range.lowerBound)
-                    result.append(Token(kind: .otherParameter, text: String(decoding: bytes, as: UTF8.self), upper: "",
-                                        range: range.lowerBound..<end))
-                } else {
-                    result.append(Token(kind: .symbol, text: token.text, upper: token.text, range: range))
-                }
+            case .word: return Token(kind: .word, text: token.text, upper: token.text.uppercased(), range: range)
+            case .number: return Token(kind: .number, text: token.text, upper: token.text.uppercased(), range: range)
+            case .identifier: return Token(kind: .identifier, text: token.value, upper: "", range: range)
+            case .string: return Token(kind: .string, text: token.text, upper: "", range: range)
+            case .blob: return Token(kind: .blob, text: token.text, upper: "", range: range)
+            case .parameter(let name): return Token(kind: .parameter(name), text: token.text, upper: "", range: range)
+            case .otherParameter: return Token(kind: .otherParameter, text: token.text, upper: "", range: range)
+            case .symbol: return Token(kind: .symbol, text: token.text, upper: token.text, range: range)
             }
-            index += 1
         }
-        return result
     }
 
     // MARK: - Entry point

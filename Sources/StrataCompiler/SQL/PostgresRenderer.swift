@@ -56,16 +56,15 @@ public enum PostgresRenderer {
     /// `sql`, an SQL fragment written for SQLite, with each unquoted name of `names` quoted as
     /// declared: SQLite matches names without regard to case, PostgreSQL folds an unquoted name
     /// to lower case, and the DDL quotes every name (`authorId = 1` → `"authorId" = 1`). Function
-    /// calls and `:parameters` are left alone.
+    /// calls, literals (`x'00'`) and parameters (`:x`, `@x`, `?1`) are left alone.
     public static func quotingNames(_ sql: String, names: [String]) -> String {
-        let tokens = SQLTokenizer.tokenize(sql)
+        let tokens = SQLTokenizer.expressionTokens(of: sql)
         var result = ""
         var position = sql.startIndex
         for (offset, token) in tokens.enumerated() where token.kind == .word {
-            guard let name = names.first(where: { SQLName.same($0, token.value) }) else { continue }
+            guard let name = names.first(where: { token.isName($0) }) else { continue }
             let isCall = offset + 1 < tokens.count && tokens[offset + 1].text == "("
-            let isParameter = offset > 0 && tokens[offset - 1].text == ":" && tokens[offset - 1].range.upperBound == token.range.lowerBound
-            if isCall || isParameter { continue }
+            if isCall { continue }
             result += sql[position..<token.range.lowerBound]
             result += SQLRenderer.quoteIdentifier(name)
             position = token.range.upperBound

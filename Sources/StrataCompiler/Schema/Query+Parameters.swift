@@ -1,101 +1,7 @@
-/// Finds the `:name` parameters of a query's SQL and infers their types from the columns
-/// they are compared with.
+/// Finds the `:name` parameters of a query's SQL (read by ``SQLTokenizer/expressionTokens(of:)``)
+/// and infers their types from the columns they are compared with.
 enum QueryParameters {
-    /// One token of an SQL expression; enough to see `column OP :param` shapes.
-    enum Token: Equatable {
-        /// A bare or quoted identifier (`name`, `"order"`, `[x]`, `` `y` ``).
-        case identifier(String, quoted: Bool)
-        /// `:name`.
-        case parameter(String)
-        /// `?`, `?1`, `@name` or `$name`: not supported by generated code.
-        case otherParameter(String)
-        /// An operator or punctuation.
-        case symbol(String)
-        /// A string, number or blob literal.
-        case literal
-    }
-
-    static func tokenize(_ sql: String) -> [Token] {
-        let chars = Array(sql.unicodeScalars)
-        var tokens: [Token] = []
-        var index = 0
-        func isWord(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar.value > 0x7F
-        }
-        func word(from start: Int) -> (String, Int) {
-            var end = start
-            while end < chars.count, isWord(chars[end]) { end += 1 }
-            var text = ""
-            text.unicodeScalars.append(contentsOf: chars[start..<end])
-            return (text, end)
-        }
-        func quoted(from start: Int, closing: Unicode.Scalar) -> (String, Int) {
-            var text = ""
-            var end = start + 1
-            while end < chars.count {
-                if chars[end] == closing {
-                    if end + 1 < chars.count, chars[end + 1] == closing, closing != "]" {
-                        text.unicodeScalars.append(closing)
-                        end += 2
-                        continue
-                    }
-                    return (text, end + 1)
-                }
-                text.unicodeScalars.append(chars[end])
-                end += 1
-            }
-            return (text, end)
-        }
-        while index < chars.count {
-            let char = chars[index]
-            switch char {
-            case " ", "\t", "\n", "\r":
-                index += 1
-            case "-" where index + 1 < chars.count && chars[index + 1] == "-":
-                while index < chars.count, chars[index] != "\n" { index += 1 }
-            case "/" where index + 1 < chars.count && chars[index + 1] == "*":
-                index += 2
-                while index < chars.count, !(chars[index] == "*" && index + 1 < chars.count && chars[index + 1] == "/") { index += 1 }
-                index += 2
-            case "'":
-                index = quoted(from: index, closing: "'").1
-                tokens.append(.literal)
-            case "\"", "`", "[":
-                let (text, end) = quoted(from: index, closing: char == "[" ? "]" : char)
-                tokens.append(.identifier(text, quoted: true))
-                index = end
-            case ":", "@", "$", "?":
-                let (name, end) = word(from: index + 1)
-                tokens.append(char == ":" && !name.isEmpty ? .parameter(name) : .otherParameter(String(char) + name))
-                index = max(end, index + 1)
-            case "0"..."9":
-                index = word(from: index).1
-                while index < chars.count, chars[index] == "." || isWord(chars[index]) { index += 1 }
-                tokens.append(.literal)
-            default:
-                if isWord(char) {
-                    let (text, end) = word(from: index)
-                    if (text == "x" || text == "X"), end < chars.count, chars[end] == "'" {
-                        index = quoted(from: end, closing: "'").1
-                        tokens.append(.literal)
-                    } else {
-                        tokens.append(.identifier(text, quoted: false))
-                        index = end
-                    }
-                } else {
-                    let two = index + 1 < chars.count ? String(char) + String(chars[index + 1]) : ""
-                    if ["==", "!=", "<>", "<=", ">=", "||", "<<", ">>"].contains(two) {
-                        tokens.append(.symbol(two))
-                        index += 2
-                    } else {
-                        tokens.append(.symbol(String(char)))
-                        index += 1
-                    }
-                }
-            }
-        }
-        return tokens
-    }
+    typealias Token = SQLExpressionToken
 
     /// What was learned about one parameter.
     struct Inference: Equatable {
@@ -107,28 +13,30 @@ enum QueryParameters {
     static let comparisons: Set<String> = ["=", "==", "!=", "<>", "<", "<=", ">", ">="]
 
     static func keyword(_ token: Token?) -> String? {
-        if case .identifier(let text, quoted: false)? = token { return text.uppercased() }
-        return nil
+        guard let token, token.kind == .word else { return nil }
+        return token.text.uppercased()
     }
 
     /// The column a token (possibly `table.column`) names.
     static func column(at index: Int, in tokens: [Token], table: Table) -> Column? {
-        guard index >= 0, index < tokens.count, case .identifier(let name, let quoted) = tokens[index] else { return nil }
-        if !quoted, ["AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE", "GLOB", "BETWEEN"].contains(name.uppercased()) {
+        guard index >= 0, index < tokens.count else { return nil }
+        let token = tokens[index]
+        guard token.kind == .word || token.kind == .identifier else { return nil }
+        if token.kind == .word, ["AND", "OR", "NOT", "NULL", "IS", "IN", "LIKE", "GLOB", "BETWEEN"].contains(token.text.uppercased()) {
             return nil
         }
-        return table.columns.first { SQLName.same($0.sqlName, name) }
+        return table.columns.first { token.isName($0.sqlName) }
     }
 
     /// The parameters in order of first appearance, each with what could be inferred.
     static func infer(_ sql: String, table: Table) -> (names: [String], inferred: [String: [Inference]], others: [String]) {
-        let tokens = tokenize(sql)
+        let tokens = SQLTokenizer.expressionTokens(of: sql)
         var names: [String] = []
         var inferred: [String: [Inference]] = [:]
         var others: [String] = []
         for (index, token) in tokens.enumerated() {
-            if case .otherParameter(let text) = token { others.append(text) }
-            guard case .parameter(let name) = token else { continue }
+            if token.kind == .otherParameter { others.append(token.text) }
+            guard case .parameter(let name) = token.kind else { continue }
             if !names.contains(name) { names.append(name) }
             if let inference = inferOne(at: index, tokens: tokens, table: table) {
                 inferred[name, default: []].append(inference)
@@ -143,8 +51,8 @@ enum QueryParameters {
             return position >= 0 && position < tokens.count ? tokens[position] : nil
         }
         func symbol(_ offset: Int) -> String? {
-            if case .symbol(let text)? = token(offset) { return text }
-            return nil
+            guard let token = token(offset), token.kind == .symbol else { return nil }
+            return token.text
         }
         func columnAt(_ offset: Int) -> Column? { column(at: index + offset, in: tokens, table: table) }
         func plain(_ column: Column) -> Inference { Inference(type: column.type, isOptional: false, column: column.name) }
@@ -176,12 +84,13 @@ enum QueryParameters {
         // column IN (:a, :b)
         var back = index - 1
         while back >= 0 {
-            if case .symbol(",") = tokens[back] { back -= 1; continue }
-            if case .parameter = tokens[back] { back -= 1; continue }
-            if case .literal = tokens[back] { back -= 1; continue }
+            let token = tokens[back]
+            if token.kind == .symbol && token.text == "," { back -= 1; continue }
+            if case .parameter = token.kind { back -= 1; continue }
+            if token.isLiteral { back -= 1; continue }
             break
         }
-        if back >= 1, case .symbol("(") = tokens[back], keyword(tokens[back - 1]) == "IN" {
+        if back >= 1, tokens[back].kind == .symbol, tokens[back].text == "(", keyword(tokens[back - 1]) == "IN" {
             if let column = column(at: back - 2, in: tokens, table: table) { return plain(column) }
             if keyword(back >= 2 ? tokens[back - 2] : nil) == "NOT",
                let column = column(at: back - 3, in: tokens, table: table) { return plain(column) }

@@ -492,16 +492,13 @@ public struct PostgresDAOPlan {
         quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
         let sql = SQLRenderer.selectSQL(quoted, on: table)
         let numbers = Dictionary(query.parameters.enumerated().map { ($0.element.name, ($0.offset + 1, $0.element.type)) }, uniquingKeysWith: { a, _ in a })
-        let tokens = SQLTokenizer.tokenize(sql)
         var result = ""
         var position = sql.startIndex
-        for (offset, token) in tokens.enumerated() where token.kind == .symbol && token.text == ":" && offset + 1 < tokens.count {
-            let next = tokens[offset + 1]
-            let isCast = offset > 0 && tokens[offset - 1].text == ":" && tokens[offset - 1].range.upperBound == token.range.lowerBound
-            guard !isCast, next.kind == .word, next.range.lowerBound == token.range.upperBound, let (number, type) = numbers[next.text] else { continue }
+        for token in SQLTokenizer.expressionTokens(of: sql) {
+            guard case .parameter(let name) = token.kind, let (number, type) = numbers[name] else { continue }
             result += sql[position..<token.range.lowerBound]
             result += Self.placeholder(number, for: type)
-            position = next.range.upperBound
+            position = token.range.upperBound
         }
         return result + sql[position...]
     }

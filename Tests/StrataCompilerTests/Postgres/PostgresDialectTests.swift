@@ -189,6 +189,13 @@ import Testing
             == #""authorId" = :authorId AND length("title") > 0 AND "authorId" > 1"#)
     }
 
+    /// A column named `x` is not the `x` of a blob literal, nor the name of a parameter.
+    @Test func namesInsideLiteralsAndParametersAreLeftAlone() {
+        #expect(PostgresRenderer.quotingNames("X = x'00' AND x <> X'ff' AND x = @x AND x = ?x AND x = $x AND x = :x", names: ["X"])
+            == #""X" = x'00' AND "X" <> X'ff' AND "X" = @x AND "X" = ?x AND "X" = $x AND "X" = :x"#)
+        #expect(PostgresRenderer.quotingNames("-- x\nx = 'x' /* x */", names: ["X"]) == "-- x\n\"X\" = 'x' /* x */")
+    }
+
     @Test func boolColumnsComparedWithNumbersAreErrors() {
         let text = """
             options: { dialects: [sqlite, postgres] }

@@ -262,7 +262,8 @@ enum SQLTokenizer {
     }
 
     /// Whether `sql` mentions the identifier `name` anywhere.
+    /// (The `x` of a blob literal `x'00'` and the names of parameters are no mention.)
     static func mentions(_ sql: String, name: String) -> Bool {
-        tokenize(sql).contains { $0.isName(name) }
+        expressionTokens(of: sql).contains { $0.isName(name) }
     }
 }
