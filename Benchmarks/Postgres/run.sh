@@ -6,6 +6,7 @@
 # markdown table.
 #   Benchmarks/Postgres/run.sh                  15 runs; 5,000 inserts, 10,000 rows fetched, 2,000 lookups
 #   Benchmarks/Postgres/run.sh --runs 3 --insert 500 --fetch 1000 --find 200    (arguments go to PostgresBench)
+#   BENCH_WRAPPER="perf record -g -o /tmp/pgbench.perf --" Benchmarks/Postgres/run.sh …   (profile it)
 # PostgreSQL's server programs: STRATA_PG_BINDIR, else the newest /usr/lib/postgresql/N/bin, else PATH.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -63,6 +64,8 @@ echo "load before: $(uptime | sed 's/.*load average/load average/')"
 echo "swift: $(swift --version 2>/dev/null | head -1)"
 echo "postgres: $("$bindir/postgres" --version) (fsync = off, loopback TCP)"
 echo
-"$bin/PostgresBench" "postgres://strata@127.0.0.1:$port/postgres" "$@"
+# BENCH_WRAPPER runs the benchmark under a profiler: BENCH_WRAPPER="perf record -g -o /tmp/pgbench.perf --" run.sh …
+${BENCH_WRAPPER:-} "$bin/PostgresBench" "postgres://strata@127.0.0.1:$port/postgres" "$@"
 echo
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
+

@@ -12,6 +12,7 @@ import StrataPostgres
 // connection) and is not counted. Prints one markdown table: p0 and p50 of the wall-clock time.
 //
 //   PostgresBench postgres://user@127.0.0.1:5432/db [--runs 15] [--insert 5000] [--fetch 10000] [--find 2000]
+//                 [--only insert|fetchAll|find|findPool] [--contender strata|hand]
 
 // MARK: Arguments
 
@@ -21,6 +22,14 @@ struct Options {
     var insertRows = 5_000
     var fetchRows = 10_000
     var lookups = 2_000
+    /// `--only insert|fetchAll|find|findPool`: that workload alone.
+    var only: String?
+    /// `--contender strata|hand`: that contender alone, and no table (for callgrind, one process each).
+    var contender: String?
+
+    static let workloads = ["insert", "fetchAll", "find", "findPool"]
+
+    func wants(_ workload: String) -> Bool { only == nil || only == workload }
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -35,6 +44,12 @@ struct Options {
                 case "--fetch": options.fetchRows = value
                 default: options.lookups = value
                 }
+            case "--only":
+                guard let name = rest.popFirst(), workloads.contains(name) else { return nil }
+                options.only = name
+            case "--contender":
+                guard let name = rest.popFirst(), ["strata", "hand"].contains(name) else { return nil }
+                options.contender = name
             default:
                 guard options.url.isEmpty, argument.hasPrefix("postgres") else { return nil }
                 options.url = argument
@@ -181,15 +196,15 @@ func milliseconds(_ duration: Duration) -> Double {
 
 /// Runs `setup` (not timed) and then `body` (timed) for each contender, alternating which goes first.
 func measure(
-    runs: Int, expect: Int,
+    _ options: Options, expect: Int,
     setup: () async throws -> Void,
     strata: () async throws -> Int, hand: () async throws -> Int
 ) async throws -> Sample {
     var sample = Sample()
     let clock = ContinuousClock()
-    for run in 0...runs {
+    for run in 0...options.runs {
         let order = run % 2 == 0 ? [true, false] : [false, true]
-        for isStrata in order {
+        for isStrata in order where options.contender == nil || options.contender == (isStrata ? "strata" : "hand") {
             try await setup()
             let cpuStart = cpuMilliseconds()
             let start = clock.now
@@ -278,62 +293,71 @@ func runBenchmark(_ options: Options) async throws {
 
     // 1. insert N rows in one transaction, each returning the stored row (RETURNING).
     let toInsert = accounts(options.insertRows)
-    results.append((
-        "insert (one transaction)", "\(options.insertRows) rows",
-        try await measure(
-            runs: options.runs, expect: options.insertRows, setup: truncate,
-            strata: { try await pg.write { conn in try await AccountPostgresDAO(conn).insert(toInsert) }.count },
-            hand: { try await hand.insert(toInsert).count })
-    ))
+    if options.wants("insert") {
+        results.append((
+            "insert (one transaction)", "\(options.insertRows) rows",
+            try await measure(
+                options, expect: options.insertRows, setup: truncate,
+                strata: { try await pg.write { conn in try await AccountPostgresDAO(conn).insert(toInsert) }.count },
+                hand: { try await hand.insert(toInsert).count })
+        ))
+    }
 
     // 2. and 3. read a table of `fetchRows` rows.
     try await truncate()
     _ = try await pg.write { conn in try await AccountPostgresDAO(conn).insert(accounts(options.fetchRows)) }
-    results.append((
-        "fetchAll", "\(options.fetchRows) rows",
-        try await measure(
-            runs: options.runs, expect: options.fetchRows, setup: {},
-            strata: { try await pg.read { conn in try await AccountPostgresDAO(conn).fetchAll() }.count },
-            hand: { try await hand.fetchAll().count })
-    ))
+    if options.wants("fetchAll") {
+        results.append((
+            "fetchAll", "\(options.fetchRows) rows",
+            try await measure(
+                options, expect: options.fetchRows, setup: {},
+                strata: { try await pg.read { conn in try await AccountPostgresDAO(conn).fetchAll() }.count },
+                hand: { try await hand.fetchAll().count })
+        ))
+    }
 
     var generator = SystemRandomNumberGenerator()
     let ids = (0..<options.lookups).map { _ in Int.random(in: 1...options.fetchRows, using: &generator) }
-    results.append((
-        "find by key (one read)", "\(options.lookups) lookups",
-        try await measure(
-            runs: options.runs, expect: options.lookups, setup: {},
-            strata: {
-                try await pg.read { conn in
-                    let dao = AccountPostgresDAO(conn)
-                    var found = 0
-                    for id in ids {
-                        if try await dao.find(id: id) != nil { found += 1 }
+    if options.wants("find") {
+        results.append((
+            "find by key (one read)", "\(options.lookups) lookups",
+            try await measure(
+                options, expect: options.lookups, setup: {},
+                strata: {
+                    try await pg.read { conn in
+                        let dao = AccountPostgresDAO(conn)
+                        var found = 0
+                        for id in ids {
+                            if try await dao.find(id: id) != nil { found += 1 }
+                        }
+                        return found
                     }
-                    return found
-                }
-            },
-            hand: { try await hand.find(ids) })
-    ))
+                },
+                hand: { try await hand.find(ids) })
+        ))
+    }
     // Strata: a `pg.read` per lookup (its pool's lease and release each time); hand-written: a
     // `PostgresClient.execute` per lookup (postgres-nio's pool, the same lease and release).
-    results.append((
-        "find by key (a pool lease each)", "\(options.lookups) lookups",
-        try await measure(
-            runs: options.runs, expect: options.lookups, setup: {},
-            strata: {
-                var found = 0
-                for id in ids {
-                    if try await pg.read({ conn in try await AccountPostgresDAO(conn).find(id: id) }) != nil { found += 1 }
-                }
-                return found
-            },
-            hand: { try await Hand.find(ids, client: client, logger: logger) })
-    ))
+    if options.wants("findPool") {
+        results.append((
+            "find by key (a pool lease each)", "\(options.lookups) lookups",
+            try await measure(
+                options, expect: options.lookups, setup: {},
+                strata: {
+                    var found = 0
+                    for id in ids {
+                        if try await pg.read({ conn in try await AccountPostgresDAO(conn).find(id: id) }) != nil { found += 1 }
+                    }
+                    return found
+                },
+                hand: { try await Hand.find(ids, client: client, logger: logger) })
+        ))
+    }
 
     clientTask.cancel()
     try await connection.close().get()
     try await pg.close()
+    guard options.contender == nil else { return }
 
     print("| workload | size | Strata p0 (ms) | Strata p50 (ms) | hand-written p0 (ms) | hand-written p50 (ms) | ratio p0 | ratio p50 | client CPU p50, Strata / hand (ms) | CPU ratio |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -350,7 +374,7 @@ func runBenchmark(_ options: Options) async throws {
 }
 
 guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else {
-    FileHandle.standardError.write(Data("usage: PostgresBench postgres://user@host:port/db [--runs N] [--insert N] [--fetch N] [--find N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: PostgresBench postgres://user@host:port/db [--runs N] [--insert N] [--fetch N] [--find N] [--only insert|fetchAll|find|findPool] [--contender strata|hand]\n".utf8))
     exit(2)
 }
 
