@@ -11,14 +11,14 @@ import StrataPostgres
 // machine's load hits both alike; the first run of each is a warm-up (statements prepared on the
 // connection) and is not counted. Prints one markdown table: p0 and p50 of the wall-clock time.
 //
-//   PostgresBench postgres://user@127.0.0.1:5432/db [--runs 15] [--insert 5000] [--fetch 10000] [--find 2000]
+//   PostgresBench postgres://user@127.0.0.1:5432/db [--runs 20] [--insert 5000] [--fetch 10000] [--find 2000]
 //                 [--only insert|fetchAll|find|findPool] [--contender strata|hand]
 
 // MARK: Arguments
 
 struct Options {
     var url = ""
-    var runs = 15
+    var runs = 20
     var insertRows = 5_000
     var fetchRows = 10_000
     var lookups = 2_000
