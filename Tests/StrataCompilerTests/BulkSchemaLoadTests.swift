@@ -144,4 +144,41 @@ import Testing
         #expect(tables == 200)
         #expect(try MigrationReplay.declaredStructure(of: schema) == Self.executedStructure(of: schema))
     }
+
+    /// A small schema whose table has more indexes than its database has pages cannot be
+    /// entered in bulk (SQLite refuses a root page past the end of the file): its DDL is
+    /// executed as before, with the same result.
+    @Test func aRefusedBulkEntryFallsBackToExecutingTheDDL() throws {
+        let yaml = """
+            database: Shop
+            tables:
+              Item:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  a: int
+                  b: int
+                  c: int
+                  d: int
+                indexes:
+                  - columns: [a]
+                  - columns: [b]
+                  - columns: [c]
+                  - columns: [d]
+
+            """
+        let work = CompileWork()
+        let (loaded, diagnostics) = CompileWork.$current.withValue(work) {
+            SchemaLoader.check(bytes: Array(yaml.utf8), path: "Shop.schema.yml")
+        }
+        #expect(diagnostics.isEmpty)
+        let schema = try #require(loaded)
+        let db = try #require(schema.validatedDatabase.database(holding: SQLRenderer.ddl(for: schema)))
+        let emptyRootpages = try db.read { conn in
+            try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE rootpage < 2")
+        }
+        #expect(emptyRootpages == 0)  // every table and index has its b-tree: executed
+        // Executed in the scratch database, then again here.
+        #expect(work.ddlStatements == 2 * 5)
+        #expect(try MigrationReplay.declaredStructure(of: schema) == Self.executedStructure(of: schema))
+    }
 }
