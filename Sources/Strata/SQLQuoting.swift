@@ -17,6 +17,8 @@ package enum SQLQuoting {
 
     /// Doubles every `quote` scalar of `text`.
     package static func doubling<Text: StringProtocol>(_ quote: Unicode.Scalar, in text: Text) -> String {
+        // Most text has no quote: copied as it is, without the scalar-by-scalar rebuild.
+        if quote.isASCII, !text.utf8.contains(UInt8(quote.value)) { return String(text) }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             result.append(scalar)

@@ -85,6 +85,13 @@ import Testing
         #expect(SwiftNames.stringLiteral(#"SELECT "a""#) == ##"#"SELECT "a""#"##)
         #expect(SwiftNames.stringLiteral(##"a"#b"##) == ###"##"a"#b"##"###)
         #expect(SwiftNames.stringLiteral("line\nbreak") == #""line\nbreak""#)
+        #expect(SwiftNames.stringLiteral("a\r\nb") == #""a\r\nb""#)
+        // Quotes, backslashes and pounds are found by byte, also where a combining mark
+        // follows them (one Character with it).
+        #expect(SwiftNames.stringLiteral("\"#\u{301}") == "##\"\"#\u{301}\"##")
+        #expect(SwiftNames.stringLiteral("a\\#b") == "##\"a\\#b\"##")
+        #expect(SwiftNames.contains("ab\"#\u{301}", "\"#"))
+        #expect(!SwiftNames.contains("ab", "abc"))
     }
 
     @Test func multilineLiteralsKeepTheTextExactly() {

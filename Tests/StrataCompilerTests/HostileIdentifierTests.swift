@@ -1,4 +1,5 @@
 import Testing
+import Strata
 @testable import StrataCompiler
 
 @Suite struct HostileIdentifierTests {
@@ -65,6 +66,9 @@ import Testing
         #expect(SQLRenderer.quoteLiteral("it's") == "'it''s'")
         // A combining mark after a quote must not hide it.
         #expect(SQLRenderer.quoteLiteral("'\u{301}") == "'''\u{301}'")
+        // Text without a quote is copied as it is (a quick path), a substring too.
+        #expect(SQLRenderer.quoteLiteral("caf\u{E9} \"x\"") == "'caf\u{E9} \"x\"'")
+        #expect(SQLQuoting.identifier("(order)".dropFirst().dropLast()) == "\"order\"")
     }
 }
 

@@ -42,19 +42,27 @@ struct SQLToken: Hashable, Sendable {
 }
 
 enum SQLTokenizer {
+    /// Operator characters that combine (<=, <>, ==, !=, ||, <<, >>).
+    static let combining: Set<Unicode.Scalar> = ["<", ">", "=", "!", "|"]
+
     /// The tokens of `sql`, without whitespace and comments.
     static func tokenize(_ sql: String) -> [SQLToken] {
         var tokens: [SQLToken] = []
         let scalars = sql.unicodeScalars
         var index = scalars.startIndex
+        // Letters, digits, `_`, `$` and every non-ASCII scalar (the ASCII test first: the
+        // Unicode property lookup is slow, and the verifier tokenizes every DDL statement).
         func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
-                || scalar.value > 127
+            guard scalar.isASCII else { return true }
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+        }
+        func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
         }
         while index < scalars.endIndex {
             let scalar = scalars[index]
             let start = index
-            if scalar.properties.isWhitespace {
+            if isWhitespace(scalar) {
                 index = scalars.index(after: index)
                 continue
             }
@@ -119,7 +127,6 @@ enum SQLTokenizer {
                 continue
             }
             // Operators: group the characters that combine (<=, <>, ==, !=, ||, <<, >>).
-            let combining: Set<Unicode.Scalar> = ["<", ">", "=", "!", "|"]
             index = scalars.index(after: index)
             if combining.contains(scalar) {
                 while index < scalars.endIndex && combining.contains(scalars[index]) { index = scalars.index(after: index) }

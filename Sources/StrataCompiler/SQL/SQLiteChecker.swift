@@ -8,7 +8,8 @@ import Strata
 /// generator's statement check and the migration verifier reuse the database
 /// (``declaredDatabase(of:)``) instead of executing the DDL again: SQLite's cost of a
 /// `CREATE` grows with the number of objects already in the database, so each execution of a
-/// large schema's DDL is expensive.
+/// large schema's DDL is expensive. For the same reason validation enters the tables and
+/// indexes, each checked alone in a scratch database, in bulk (``load(_:recording:)``).
 final class SQLiteChecker {
     private let db: Database
     /// The DDL statements executed with ``executeDDL(_:)`` that succeeded, in order.
@@ -46,6 +47,80 @@ final class SQLiteChecker {
         let message = execute(sql)
         if message == nil { executedDDL.append(sql) }
         return message
+    }
+
+    /// An entry of `sqlite_master` that has SQL (a table, an index, a view, a trigger; not
+    /// the automatic indexes of UNIQUE and PRIMARY KEY constraints, which SQLite derives from
+    /// their table's SQL).
+    struct SchemaObject: Equatable {
+        var type: String
+        var name: String
+        var tableName: String
+        /// The SQL as SQLite stores it.
+        var sql: String
+    }
+
+    /// The entries of `sqlite_master` that have SQL, in the order they were created; nil when
+    /// SQLite fails to list them.
+    func schemaObjects() -> [SchemaObject]? {
+        try? db.writeWithoutTransaction { conn in
+            try conn.fetch(sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").map { row in
+                SchemaObject(type: try row.get(0), name: try row.get(1), tableName: try row.get(2), sql: try row.get(3))
+            }
+        }
+    }
+
+    /// Enters `objects` (entries of another database's ``schemaObjects()``, each executed and
+    /// checked there) into this database's schema without executing them, and records `ddl`
+    /// as executed (``executeDDL(_:)``); returns whether SQLite read the schema back with
+    /// exactly these objects. On false, the database is unusable.
+    ///
+    /// SQLite 3.40 re-reads the whole `sqlite_master` and walks every table's foreign keys for
+    /// each `CREATE` it executes, so executing a schema of n tables costs n²; entering the
+    /// entries with `PRAGMA writable_schema` and reading them back once costs n. The tables
+    /// get no b-tree (`rootpage` 0): statements prepare against them, and `sqlite_master` and
+    /// the schema pragmas describe them, but reading or writing their rows fails ("database
+    /// disk image is malformed"), which nothing in the compiler does. The indexes of a table
+    /// get the root pages 1, 2, … in turn, because SQLite refuses two indexes of one table on
+    /// the same root page (and an automatic index of a UNIQUE constraint is on 0); it also
+    /// refuses a root page past the end of the database, so a table with more indexes than
+    /// `sqlite_master` has pages (only in a small schema) makes this return false.
+    func load(_ objects: [SchemaObject], recording ddl: [String]) -> Bool {
+        do {
+            let count = try db.writeWithoutTransaction { conn in
+                let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                try conn.execute(sql: "PRAGMA writable_schema = ON")
+                do {
+                    try conn.inTransaction(.immediate) {
+                        let insert = try conn.makeStatement(
+                            sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
+                        var indexCounts: [String: Int] = [:]
+                        for object in objects {
+                            defer { insert.reset() }
+                            var rootpage = 0
+                            if object.type == "index" {
+                                rootpage = indexCounts[object.tableName, default: 0] + 1
+                                indexCounts[object.tableName] = rootpage
+                            }
+                            try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
+                            try insert.run()
+                        }
+                    }
+                } catch {
+                    try? conn.execute(sql: "PRAGMA writable_schema = RESET")
+                    throw error
+                }
+                // RESET turns writable_schema off and makes SQLite read the schema again
+                // (here, by the count): an entry it cannot parse fails it.
+                try conn.execute(sql: "PRAGMA writable_schema = RESET")
+                return (try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0) - before
+            }
+            guard count == objects.count else { return false }
+        } catch {
+            return false
+        }
+        executedDDL += ddl
+        return true
     }
 
     /// The database and the DDL executed in it (the probes of ``SchemaDecoder`` drop what

@@ -221,31 +221,23 @@ extension SchemaDecoder {
     /// The DDL runs in the order of ``SQLRenderer/ddl(for:)`` (tables in dependency order, their
     /// indexes, the search tables, views, triggers), so that for a valid schema the database
     /// ends up holding exactly that DDL and the later stages reuse it (``SQLiteChecker``).
+    /// The tables and their indexes are executed one table at a time in a scratch database and
+    /// entered into this one in bulk (``createTablesInBulk(_:in:into:)``); the rest is executed here.
     mutating func checkWithSQLite(_ schema: Schema) -> SQLiteFindings {
         var findings = SQLiteFindings()
-        guard let sqlite = SQLiteChecker() else { return findings }
-        self.sqlite = sqlite
         let positions = firstPositions(of: schema.tables, key: \.recordName)
         let ordered = SQLRenderer.dependencyOrder(schema).compactMap { table in positions[table.recordName].map { ($0, table) } }
-        var created: [(Int, Table)] = []
-        for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
-            let sql = SQLRenderer.createTableSQL(table, in: schema)
-            if let message = sqlite.executeDDL(sql) {
-                let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: sqlite)
-                tableError(tableIndex, location, "SQLite rejects table '\(table.recordName)': \(message)")
-                continue
-            }
-            created.append((tableIndex, table))
+        guard var sqlite = SQLiteChecker() else { return findings }
+        let created: [(Int, Table)]
+        if let bulk = createTablesInBulk(ordered, in: schema, into: sqlite) {
+            for problem in bulk.problems { tableError(problem.table, problem.location, problem.message) }
+            created = bulk.created
+        } else {
+            guard let fresh = SQLiteChecker() else { return findings }
+            sqlite = fresh
+            created = createTablesOneByOne(ordered, in: schema, sqlite: sqlite)
         }
-        for (tableIndex, table) in created {
-            for (position, index) in table.indexes.enumerated() {
-                if let message = sqlite.executeDDL(SQLRenderer.createIndexSQL(index, on: table)) {
-                    let source = sources[tableIndex].indexes[position]
-                    let location = source.whereClause?.location ?? index.location ?? sources[tableIndex].keyLocation
-                    tableError(tableIndex, location, "SQLite rejects index '\(index.name)': \(message)")
-                }
-            }
-        }
+        self.sqlite = sqlite
         // The search tables and their triggers were checked where `search:` is decoded; they
         // are created here so that views, triggers and queries see them as in the real database.
         if created.count == schema.tables.count {
@@ -286,6 +278,104 @@ extension SchemaDecoder {
             }
         }
         return findings
+    }
+
+    /// An error about a table found before it is reported.
+    struct TableProblem {
+        var table: Int
+        var location: SourceLocation
+        var message: String
+    }
+
+    /// Creates the tables of `ordered` (position in `schema.tables`, table) and then their
+    /// indexes by executing them in `sqlite`, reporting what SQLite rejects; returns the
+    /// tables created.
+    mutating func createTablesOneByOne(_ ordered: [(Int, Table)], in schema: Schema, sqlite: SQLiteChecker) -> [(Int, Table)] {
+        var created: [(Int, Table)] = []
+        for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
+            let sql = SQLRenderer.createTableSQL(table, in: schema)
+            if let message = sqlite.executeDDL(sql) {
+                let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: sqlite)
+                tableError(tableIndex, location, "SQLite rejects table '\(table.recordName)': \(message)")
+                continue
+            }
+            created.append((tableIndex, table))
+        }
+        for (tableIndex, table) in created {
+            for (position, index) in table.indexes.enumerated() {
+                if let message = sqlite.executeDDL(SQLRenderer.createIndexSQL(index, on: table)) {
+                    tableError(tableIndex, indexLocation(tableIndex, position, index), "SQLite rejects index '\(index.name)': \(message)")
+                }
+            }
+        }
+        return created
+    }
+
+    /// Where an index SQLite rejects is reported.
+    func indexLocation(_ tableIndex: Int, _ position: Int, _ index: Index) -> SourceLocation {
+        let source = sources[tableIndex].indexes[position]
+        return source.whereClause?.location ?? index.location ?? sources[tableIndex].keyLocation
+    }
+
+    /// What ``createTablesOneByOne(_:in:sqlite:)`` does, in linear time: each table and its
+    /// indexes are executed in a scratch database that holds only them (and dropped from it
+    /// after), so SQLite checks them exactly as it would in the full database and each
+    /// `CREATE` costs the same, and what SQLite stored for them is then entered into
+    /// `sqlite` at once (``SQLiteChecker/load(_:recording:)``), in the order
+    /// ``createTablesOneByOne(_:in:sqlite:)`` would create them. A `CREATE` depends on the
+    /// objects already in the database only through their names, so names that coincide
+    /// (ASCII case folded, as SQLite compares them) are left to that function.
+    ///
+    /// Returns the problems, not yet reported, and the tables created; nil, with nothing
+    /// reported, when the caller must run ``createTablesOneByOne(_:in:sqlite:)`` in a new
+    /// database instead (names that coincide, or SQLite refused the entries).
+    func createTablesInBulk(_ ordered: [(Int, Table)], in schema: Schema, into sqlite: SQLiteChecker) -> (problems: [TableProblem], created: [(Int, Table)])? {
+        guard let scratch = SQLiteChecker() else { return nil }
+        var problems: [TableProblem] = []
+        var indexProblems: [TableProblem] = []
+        var created: [(Int, Table)] = []
+        var tableObjects: [SQLiteChecker.SchemaObject] = []
+        var indexObjects: [SQLiteChecker.SchemaObject] = []
+        var tableDDL: [String] = []
+        var indexDDL: [String] = []
+        var sequenceLoaded = false
+        for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
+            let sql = SQLRenderer.createTableSQL(table, in: schema)
+            if let message = scratch.executeDDL(sql) {
+                let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: scratch)
+                problems.append(TableProblem(table: tableIndex, location: location, message: "SQLite rejects table '\(table.recordName)': \(message)"))
+                continue
+            }
+            created.append((tableIndex, table))
+            tableDDL.append(sql)
+            for (position, index) in table.indexes.enumerated() {
+                let indexSQL = SQLRenderer.createIndexSQL(index, on: table)
+                if let message = scratch.executeDDL(indexSQL) {
+                    indexProblems.append(TableProblem(table: tableIndex, location: indexLocation(tableIndex, position, index),
+                                                      message: "SQLite rejects index '\(index.name)': \(message)"))
+                } else {
+                    indexDDL.append(indexSQL)
+                }
+            }
+            guard let objects = scratch.schemaObjects() else { return nil }
+            for object in objects {
+                if object.type == "index" {
+                    indexObjects.append(object)
+                } else if object.name == "sqlite_sequence" {
+                    // AUTOINCREMENT's table, created with the first table that has it; dropping
+                    // that table leaves it in the scratch database.
+                    if !sequenceLoaded { tableObjects.append(object) }
+                    sequenceLoaded = true
+                } else {
+                    tableObjects.append(object)
+                    guard scratch.execute("DROP TABLE \(SQLRenderer.quoteIdentifier(object.name))") == nil else { return nil }
+                }
+            }
+        }
+        var names = Set<SQLName.Key>()
+        for object in tableObjects + indexObjects where !names.insert(SQLName.key(object.name)).inserted { return nil }
+        guard sqlite.load(tableObjects + indexObjects, recording: tableDDL + indexDDL) else { return nil }
+        return (problems + indexProblems, created)
     }
 
     /// What preparing a query found.

@@ -368,7 +368,9 @@ enum SwiftNames {
     /// A Swift string literal for `text`: a raw string (`#"…"#`) when the text has quotes or
     /// backslashes, so SQL stays readable.
     static func stringLiteral(_ text: String) -> String {
-        let needsEscaping = text.contains("\n") || text.contains("\r") || text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
+        // Searched by Unicode scalar and UTF-8 byte: Foundation's `contains` of a string (which
+        // these calls used) bridges to NSString and compares by canonical equivalence, slowly.
+        let needsEscaping = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
         if needsEscaping {
             var escaped = ""
             for scalar in text.unicodeScalars {
@@ -384,10 +386,21 @@ enum SwiftNames {
             }
             return "\"\(escaped)\""
         }
-        if !text.contains("\"") && !text.contains("\\") { return "\"\(text)\"" }
+        if !text.utf8.contains(UInt8(ascii: "\"")) && !text.utf8.contains(UInt8(ascii: "\\")) { return "\"\(text)\"" }
         var pounds = "#"
-        while text.contains("\"" + pounds) || text.contains("\\" + pounds) { pounds += "#" }
+        while contains(text, "\"" + pounds) || contains(text, "\\" + pounds) { pounds += "#" }
         return "\(pounds)\"\(text)\"\(pounds)"
+    }
+
+    /// Whether the UTF-8 bytes of `text` contain those of `part`.
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let needle = Array(part.utf8)
+        guard let first = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// A multi-line raw string literal whose value is exactly `text` (line endings as `\n`).
@@ -395,7 +408,7 @@ enum SwiftNames {
     /// empty line stays empty (no trailing spaces).
     static func multilineLiteral(_ text: String, indent: String) -> String {
         var pounds = "#"
-        while text.contains("\"\"\"" + pounds) || text.contains("\\" + pounds) { pounds += "#" }
+        while contains(text, "\"\"\"" + pounds) || contains(text, "\\" + pounds) { pounds += "#" }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + $0 }
         return "\(pounds)\"\"\"\n" + lines.joined(separator: "\n") + "\n" + indent + "\"\"\"\(pounds)"
     }

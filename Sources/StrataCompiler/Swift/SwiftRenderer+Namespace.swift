@@ -70,7 +70,8 @@ extension SwiftRenderer {
         for migration in migrations {
             out.line("    Migration(")
             out.line("        version: \(migration.version), name: \(SwiftNames.stringLiteral(migration.name)),")
-            out.multiline("        sql: ", migration.sql.replacingOccurrences(of: "\r\n", with: "\n"), ",")
+            let sql = migration.sql.utf8.contains(UInt8(ascii: "\r")) ? migration.sql.replacingOccurrences(of: "\r\n", with: "\n") : migration.sql
+            out.multiline("        sql: ", sql, ",")
             out.line("        checksum: \(SwiftNames.stringLiteral(migration.checksum))),")
         }
         out.line("]")
