@@ -71,6 +71,20 @@ import Testing
         #expect(large.planning.migrationReplays == 1)
     }
 
+    /// The tables of a large schema render on every core: the parts come back in the tables'
+    /// order, and the work counter of the compile sees what the threads do.
+    @Test func renderingOnEveryCoreKeepsTheOrderAndTheCounter() {
+        let work = CompileWork()
+        let texts = CompileWork.$current.withValue(work) {
+            concurrentMap(Array(0..<1_000)) { number in
+                CompileWork.countReplay()
+                return "part \(number)\n"
+            }
+        }
+        #expect(texts == (0..<1_000).map { "part \($0)\n" })
+        #expect(work.migrationReplays == 1_000)
+    }
+
     /// Migrations that differ from the DDL in any way are replayed and compared: spacing
     /// changed by hand still agrees, a missing index is reported.
     @Test func migrationsOtherThanTheDDLAreReplayed() throws {

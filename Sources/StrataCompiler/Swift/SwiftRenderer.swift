@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Strata
 
 /// Renders a validated ``Schema`` into one Swift source file: the `database:` namespace, then
@@ -5,7 +7,7 @@ import Strata
 ///
 /// The output depends only on the input (no timestamps, no versions, declaration order
 /// everywhere), so the same schema gives the same bytes.
-public struct SwiftRenderer {
+public struct SwiftRenderer: Sendable {
     /// What the renderer needs besides the schema.
     public struct Input: Sendable {
         /// The validated schema.
@@ -57,16 +59,23 @@ public struct SwiftRenderer {
         out.line("import Strata")
         out.line()
         renderNamespace(&out)
-        for table in schema.tables {
-            out.line()
-            out.line("// MARK: - \(table.recordName)")
-            out.line()
-            renderRecord(table, &out)
-            out.line()
-            renderDAO(table, &out)
+        for text in concurrentMap(schema.tables, renderTable) {
+            out.append(text)
         }
         renderQueries(&out)
         if input.rendersPostgres { renderPostgres(&out) }
+        return out.text
+    }
+
+    /// One table's part of the file: its record and its DAO.
+    @Sendable func renderTable(_ table: Table) -> String {
+        var out = SwiftWriter()
+        out.line()
+        out.line("// MARK: - \(table.recordName)")
+        out.line()
+        renderRecord(table, &out)
+        out.line()
+        renderDAO(table, &out)
         return out.text
     }
 
@@ -123,4 +132,25 @@ extension ColumnType {
     func swiftType(in table: Table) -> String {
         Column(name: "", type: self).swiftBaseType(in: table)
     }
+}
+
+/// `transform` of each of `elements`, in order, computed on every core: the tables of a large
+/// schema render independently (the renderer is a value; the schema's lookup tables lock, and
+/// the work counter of a compile is handed to each thread). Small inputs stay on one thread.
+func concurrentMap<Element: Sendable>(_ elements: [Element], _ transform: @Sendable (Element) -> String) -> [String] {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    guard cores > 1, elements.count >= 256 else { return elements.map(transform) }
+    let chunks = min(elements.count, cores * 8)
+    nonisolated(unsafe) var results = [String](repeating: "", count: elements.count)
+    let work = CompileWork.current
+    results.withUnsafeMutableBufferPointer { buffer in
+        nonisolated(unsafe) let slots = buffer
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            CompileWork.$current.withValue(work) {
+                let range = (elements.count * chunk / chunks)..<(elements.count * (chunk + 1) / chunks)
+                for position in range { slots[position] = transform(elements[position]) }
+            }
+        }
+    }
+    return results
 }

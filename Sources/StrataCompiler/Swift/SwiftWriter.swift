@@ -5,11 +5,17 @@ struct SwiftWriter {
 
     /// Writes one line at the current indentation (an empty line stays empty).
     mutating func line(_ content: String = "") {
-        if content.isEmpty {
-            text += "\n"
-        } else {
-            text += String(repeating: "    ", count: depth) + content + "\n"
+        // Appended piece by piece: no temporary strings for the millions of lines of a large schema.
+        if !content.isEmpty {
+            for _ in 0..<depth { text += "    " }
+            text += content
         }
+        text += "\n"
+    }
+
+    /// Appends text rendered by another writer at the top level.
+    mutating func append(_ rendered: String) {
+        text += rendered
     }
 
     /// The indentation of the current level.
@@ -21,7 +27,11 @@ struct SwiftWriter {
     mutating func multiline(_ prefix: String, _ value: String, _ suffix: String) {
         let leading = String(prefix.prefix { $0 == " " })
         let indent = indentation + leading + (prefix.count > leading.count ? "    " : "")
-        text += indentation + prefix + SwiftNames.multilineLiteral(value, indent: indent) + suffix + "\n"
+        text += indentation
+        text += prefix
+        text += SwiftNames.multilineLiteral(value, indent: indent)
+        text += suffix
+        text += "\n"
     }
 
     /// Writes `header { parameter in`, the body one level deeper, then `}`: a trailing closure.
