@@ -78,6 +78,20 @@ extension StrataCommand {
                 if !before.problems.isEmpty {
                     throw StrataError(kind: .migrationRefused, message: before.problems.joined(separator: "\n"))
                 }
+                if before.applied.isEmpty, before.userVersion == 0, before.pending.first?.version == 1 {
+                    let tables = try opened.read { conn in
+                        try conn.fetch(
+                            sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY rowid",
+                            arguments: [Migrator.historyTable]
+                        ).map { try $0.get(0, as: String.self) }
+                    }
+                    if !tables.isEmpty {
+                        let shown = tables.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (tables.count > 5 ? " and \(tables.count - 5) more" : "")
+                        throw StrataError(
+                            kind: .migrationRefused,
+                            message: "\(database) has tables (\(shown)) but no migration history, so 0001 would create them again; if it is a database to adopt, check it is what 0001 creates and record that as applied: strata migrate \(schema) --database \(database) --baseline (add --dry-run to only check)")
+                    }
+                }
                 if let to, to < before.currentVersion {
                     throw StrataError(
                         kind: .migrationRefused,
