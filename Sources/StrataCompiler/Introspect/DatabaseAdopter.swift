@@ -413,7 +413,7 @@ public enum DatabaseAdopter {
             case ("double", .word):
                 if let value = Double(token.text), "\(value)" == token.text { return token.text }
             case ("text", .string), ("enum", .string):
-                let text = String(token.text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+                let text = SQLTokenizer.unquotedString(token.text)
                 return SchemaYAMLWriter.scalar(text, forceQuotes: true)
             default:
                 break

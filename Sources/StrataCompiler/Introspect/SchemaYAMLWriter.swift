@@ -104,10 +104,30 @@ enum SchemaYAMLWriter {
 
     /// Comment lines (`# …`) for `text`, one per line of it.
     static func comment(_ text: String, indent: String, prefix: String) -> [String] {
-        // Split on every line break, CRLF included (one Character in Swift, which a split on "\n" misses).
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            .components(separatedBy: "\n")
-        return lines.enumerated().map { offset, line in indent + (offset == 0 ? prefix : "#   ") + printable(line) }
+        lines(of: text).enumerated().map { offset, line in indent + (offset == 0 ? prefix : "#   ") + printable(line) }
+    }
+
+    /// `text` split at every line break (LF, CRLF, CR), scalar by scalar: a CRLF is one
+    /// `Character` in Swift, which a split or a replacement on "\n" does not see.
+    static func lines(of text: String) -> [String] {
+        var result: [String] = []
+        var line = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                result.append(String(line))
+                line = String.UnicodeScalarView()
+            } else {
+                line.append(scalar)
+            }
+        }
+        result.append(String(line))
+        return result
     }
 
     /// `text` with every character a comment cannot hold (see ``needsEscape(_:)``) written as
@@ -122,7 +142,7 @@ enum SchemaYAMLWriter {
     }
 
     static func oneLine(_ text: String) -> String {
-        printable(text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " "))
+        printable(lines(of: text).joined(separator: " "))
     }
 
     /// Words a YAML reader could take for something else than text.
@@ -178,14 +198,15 @@ enum SchemaYAMLWriter {
     /// tabs in indentation), a first line that starts with white space, a line of white space
     /// only, a carriage return, a trailing line break or a character that needs an escape.
     static func sqlText(_ sql: String, indent: String) -> String {
-        let lines = sql.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(of: sql).map(\.unicodeScalars)
+        // Scalar by scalar: a space followed by a combining mark is one `Character`.
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
         let blockKeepsIt =
-            lines.count > 1 && !sql.hasSuffix("\n") && !(lines.first?.hasPrefix(" ") ?? true)
-            && !(lines.first?.hasPrefix("\t") ?? true) && !(lines.first?.isEmpty ?? true)
+            lines.count > 1 && sql.unicodeScalars.last != "\n" && lines[0].first.map(isBlank) == false
             && !sql.unicodeScalars.contains { $0 == "\r" || needsEscape($0) }
-            && !lines.contains { line in line.prefix { $0 == " " || $0 == "\t" }.contains("\t") }
-            && !lines.contains { !$0.isEmpty && $0.allSatisfy { $0 == " " || $0 == "\t" } }
+            && !lines.contains { line in line.prefix(while: isBlank).contains("\t") }
+            && !lines.contains { !$0.isEmpty && $0.allSatisfy(isBlank) }
         guard blockKeepsIt else { return scalar(sql, forceQuotes: true) }
-        return "|-\n" + lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+        return "|-\n" + lines.map { $0.isEmpty ? "" : indent + String($0) }.joined(separator: "\n")
     }
 }

@@ -37,7 +37,7 @@ enum StrataTypes {
             return Implied(keyword: "bool")
         }
         if keyword == "text", literals.allSatisfy({ $0.kind == .string }) {
-            let values = literals.map { String($0.text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'") }
+            let values = literals.map { SQLTokenizer.unquotedString($0.text) }
             guard !values.contains(""), Set(values).count == values.count,
                 Set(values.map(SwiftNames.enumCaseName)).count == values.count
             else { return nil }
@@ -84,7 +84,7 @@ extension StrataTypes {
             if part.count == 1, part[0].kind == .word || part[0].kind == .quotedIdentifier {
                 sqlColumns.append(part[0].value)
             } else if part.count == 3, part[0].isName("tokenize"), part[1].text == "=", part[2].kind == .string {
-                tokenizer = String(part[2].text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+                tokenizer = SQLTokenizer.unquotedString(part[2].text)
             }
         }
         let names = sqlColumns.map { sqlName in adopted.columns.first { SQLName.same($0.sqlName, sqlName) }?.name }
@@ -105,5 +105,16 @@ extension StrataTypes {
             objects.append(trigger.name)
         }
         return (AdoptedSearch(columns: search.columns, tokenizer: tokenizer), objects)
+    }
+}
+
+extension SQLTokenizer {
+    /// The text of a string literal token (`'it''s'` → `it's`), scalar by scalar: dropping the
+    /// first `Character` would drop a combining mark that follows the quote with it.
+    static func unquotedString(_ literal: String) -> String {
+        var scalars = literal.unicodeScalars[...]
+        if scalars.first == "'" { scalars = scalars.dropFirst() }
+        if scalars.last == "'" { scalars = scalars.dropLast() }
+        return String(String.UnicodeScalarView(scalars)).replacingOccurrences(of: "''", with: "'")
     }
 }
