@@ -107,18 +107,23 @@ public enum DatabaseAdopter {
             StrataTypes.recognizeExpiry(&tables[index])
         }
         // `search:`: an FTS5 table and triggers exactly as Strata's DDL makes them.
+        // (The structure lists FTS5 tables named `<table>_fts`, and their triggers, apart.)
         var claimed = Set<String>()
         for index in tables.indices {
-            let virtual = virtualTables.filter { $0.kind != "shadow" }.map(\.table)
-            if let (search, objects) = StrataTypes.recognizeSearch(of: tables[index], virtualTables: virtual, triggers: structure.triggers) {
+            if let (search, objects) = StrataTypes.recognizeSearch(
+                of: tables[index], virtualTables: structure.searchTables, triggers: structure.searchTriggers)
+            {
                 tables[index].search = search
                 claimed.formUnion(objects.map(SQLName.fold))
             }
         }
+        for table in structure.searchTables where !claimed.contains(SQLName.fold(table.name)) {
+            result.skip("virtual table \(table.name), which is not what `search:` makes of a table", sql: table.sql)
+        }
+        for trigger in structure.searchTriggers where !claimed.contains(SQLName.fold(trigger.name)) {
+            result.skip("trigger \(trigger.name) of a virtual table the schema does not describe", sql: trigger.sql)
+        }
         for (table, kind) in virtualTables {
-            // FTS5's shadow tables are `<fts>_data`, `_idx`, `_content`, `_docsize`, `_config`.
-            let owner = claimed.first { SQLName.fold(table.name).hasPrefix($0 + "_") }
-            if claimed.contains(SQLName.fold(table.name)) || (kind == "shadow" && owner != nil) { continue }
             result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
         }
         result.tables = tables
@@ -126,7 +131,7 @@ public enum DatabaseAdopter {
         for view in structure.views {
             result.views.append(SQLObject(name: view.name, sql: viewBody(view.sql) ?? view.sql))
         }
-        for trigger in structure.triggers where !claimed.contains(SQLName.fold(trigger.name)) {
+        for trigger in structure.triggers {
             result.triggers.append(SQLObject(name: trigger.name, sql: trigger.sql))
         }
         return result
@@ -192,7 +197,7 @@ public enum DatabaseAdopter {
                 if let sql = adoptedColumn.defaultSQL { adoptedColumn.defaultYAML = defaultYAML(sql, keyword: implied.keyword) }
             }
             // `default: now` is a date's.
-            if adoptedColumn.type == "text", column.type.uppercased() == "TEXT", adoptedColumn.defaultSQL == StrataTypes.nowDefault {
+            if adoptedColumn.type == "text", column.type.uppercased() == "TEXT", adoptedColumn.defaultSQL.map(StrataTypes.isNowDefault) == true {
                 adoptedColumn.type = "date"
                 adoptedColumn.defaultYAML = "now"
             }

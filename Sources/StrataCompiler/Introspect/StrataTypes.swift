@@ -46,8 +46,13 @@ enum StrataTypes {
         return nil
     }
 
-    /// The default `default: now` renders (``SQLRenderer``), as SQLite reports it.
-    static let nowDefault = "(strftime('%Y-%m-%d %H:%M:%f', 'now'))"
+    /// Whether `sql` (a column default as SQLite reports it) is the one `default: now` renders
+    /// (``SQLRenderer``), compared token by token, with or without its parentheses.
+    static func isNowDefault(_ sql: String) -> Bool {
+        var tokens = SQLTokenizer.tokenize(sql).map(\.canonical)
+        while tokens.first == "(", tokens.last == ")" { tokens = Array(tokens.dropFirst().dropLast()) }
+        return tokens == SQLTokenizer.tokenize("strftime('%Y-%m-%d %H:%M:%f', 'now')").map(\.canonical)
+    }
 
     /// Turns the `expiresAt` column and its `<table>_expiresAt` index that `expires: true` adds
     /// back into `expires: true`.
@@ -68,7 +73,7 @@ extension StrataTypes {
     /// `<table>_fts_insert|delete|update`, when they are exactly what Strata's DDL creates
     /// (``SQLRenderer/createSearchTableSQL(_:of:)``, compared token by token) for some columns of
     /// the table. Returns the search and the names of the virtual table and triggers it stands for.
-    static func recognizeSearch(of adopted: AdoptedTable, virtualTables: [DatabaseTable], triggers: [DatabaseTrigger])
+    static func recognizeSearch(of adopted: AdoptedTable, virtualTables: [DatabaseView], triggers: [DatabaseTrigger])
         -> (search: AdoptedSearch, objects: [String])?
     {
         let ftsName = adopted.sqlName + FullTextSearch.tableSuffix
