@@ -217,7 +217,16 @@ public enum DatabaseAdopter {
         } else {
             adopted.compositeKey = keyColumns.map { adopted.columns[$0].name }
         }
+        // SQLite lets a key of a rowid table that is not STRICT hold NULL unless it says NOT NULL
+        // (but `INTEGER PRIMARY KEY`, the rowid): such a key is declared optional, as it is.
+        let legacyNullable = keyColumns.count == 1 && !table.isStrict && !table.isWithoutRowid
+            && keyColumns.allSatisfy { (adopted.columns[$0].sqlType ?? ColumnType.sqlType(ofKeyword: adopted.columns[$0].type)).uppercased() != "INTEGER" }
         for index in keyColumns where adopted.columns[index].isOptional {
+            if legacyNullable {
+                warnings.append(
+                    "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL (SQLite allows it in a table that is not STRICT); declared optional, as it is")
+                continue
+            }
             adopted.columns[index].isOptional = false
             warnings.append(
                 "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL; the schema declares it NOT NULL")

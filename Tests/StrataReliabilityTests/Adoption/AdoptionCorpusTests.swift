@@ -19,16 +19,11 @@ import Testing
             .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
     }
 
-    /// An evolution of `yaml` written as a person would: a column added at the end of the first
-    /// table, and a column of it renamed (one no view, trigger, check or index names). Returns
-    /// the YAML to migrate to (with `renamedFrom:`) and the YAML introspect should then give.
+    /// An evolution of `yaml` written as a person would: in the first table that has a column no
+    /// view, trigger, check or index names, that column renamed and a column added at the end.
+    /// Returns the YAML to migrate to (with `renamedFrom:`) and the YAML introspect should then give.
     static func evolve(_ yaml: String) -> (migrateTo: String, expected: String)? {
         let lines = yaml.components(separatedBy: "\n")
-        guard let columnsLine = lines.firstIndex(of: "    columns:") else { return nil }
-        var end = columnsLine + 1
-        while end < lines.count, lines[end].hasPrefix("      ") { end += 1 }
-        // Column lines: `      name: value`.
-        let columnLines = (columnsLine + 1..<end).filter { !lines[$0].hasPrefix("      #") }
         func parse(_ line: String) -> (name: String, value: String)? {
             let body = line.dropFirst(6)
             guard let colon = body.range(of: ": ") else { return nil }
@@ -42,42 +37,94 @@ import Testing
         func mentions(_ word: String) -> Int {
             yaml.lowercased().components(separatedBy: word.lowercased()).count - 1
         }
-        let candidate = columnLines.reversed().first { index in
-            guard let (name, value) = parse(lines[index]) else { return false }
-            let sql = sqlName(name, value)
-            let plain = !value.contains("primaryKey") && !value.contains("references") && !value.contains("unique") && !value.contains("check")
-            return plain && mentions(sql) == (sql.lowercased() == name.lowercased() ? 1 : 2) && (sql == name || mentions(name) == 1) && !sql.contains("\"")
+        for columnsLine in lines.indices where lines[columnsLine] == "    columns:" {
+            var end = columnsLine + 1
+            while end < lines.count, lines[end].hasPrefix("      ") { end += 1 }
+            let columnLines = (columnsLine + 1..<end).filter { !lines[$0].hasPrefix("      #") }
+            let candidate = columnLines.reversed().first { index in
+                guard let (name, value) = parse(lines[index]) else { return false }
+                let sql = sqlName(name, value)
+                let plain = ["primaryKey", "references", "unique", "check", "values"].allSatisfy { !value.contains($0) }
+                return plain && !sql.contains("\"") && mentions(sql) == (sql.lowercased() == name.lowercased() ? 1 : 2)
+                    && (sql == name || mentions(name) == 1)
+            }
+            guard let index = candidate, let (name, value) = parse(lines[index]) else { continue }
+            let old = sqlName(name, value)
+            var kept = value
+            if let range = kept.range(of: "column: \(SchemaYAMLWriter.scalar(old)), ") { kept.removeSubrange(range) }
+            if let range = kept.range(of: ", column: \(SchemaYAMLWriter.scalar(old)) }") { kept.replaceSubrange(range, with: " }") }
+            if kept.hasPrefix("{ type: "), kept.hasSuffix(" }"), !kept.contains(", ") { kept = String(kept.dropFirst(8).dropLast(2)) }
+            let hint =
+                kept.hasPrefix("{ ")
+                ? String(kept.dropLast(2)) + ", renamedFrom: \(SchemaYAMLWriter.scalar(old)) }"
+                : "{ type: \(kept), renamedFrom: \(SchemaYAMLWriter.scalar(old)) }"
+            var migrateTo = lines
+            var expected = lines
+            migrateTo[index] = "      renamedField: \(hint)"
+            expected[index] = "      renamedField: \(kept)"
+            migrateTo.insert("      addedNote: text?", at: end)
+            expected.insert("      addedNote: text?", at: end)
+            return (migrateTo.joined(separator: "\n"), expected.joined(separator: "\n"))
         }
-        guard let index = candidate, let (name, value) = parse(lines[index]) else { return nil }
-        let old = sqlName(name, value)
-        var kept = value
-        if let range = kept.range(of: "column: \(SchemaYAMLWriter.scalar(old)), ") { kept.removeSubrange(range) }
-        if let range = kept.range(of: ", column: \(SchemaYAMLWriter.scalar(old)) }") { kept.replaceSubrange(range, with: " }") }
-        if kept.hasPrefix("{ type: "), kept.hasSuffix(" }"), !kept.contains(", ") { kept = String(kept.dropFirst(8).dropLast(2)) }
-        let renamed = "renamedField"
-        let hint = kept.hasPrefix("{ ") ? String(kept.dropLast(2)) + ", renamedFrom: \(SchemaYAMLWriter.scalar(old)) }" : "{ type: \(kept), renamedFrom: \(SchemaYAMLWriter.scalar(old)) }"
-        var migrateTo = lines
-        var expected = lines
-        migrateTo[index] = "      \(renamed): \(hint)"
-        expected[index] = "      \(renamed): \(kept)"
-        migrateTo.insert("      addedNote: text?", at: end)
-        expected.insert("      addedNote: text?", at: end)
-        return (migrateTo.joined(separator: "\n"), expected.joined(separator: "\n"))
+        return nil
     }
 
-    @Test(arguments: AdoptionStyle.allCases)
-    func adoptAndEvolveWithoutAHandEdit(_ style: AdoptionStyle) throws {
-        let (directory, _) = try AdoptionTests.makeDatabase(style)
+    /// A database to adopt: one of the styles whose checked-in schema the build plugin compiles
+    /// into this target, or a shape of the corpus (whose introspected schema the compile corpus,
+    /// `CompileCorpusTests`, builds through the plugin in a package of its own: their record
+    /// names meet the styles' ones).
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var schemaName: String
+        var sql: String
+        var checkedIn: Bool
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] =
+        AdoptionStyle.allCases.map { Case(name: $0.rawValue, schemaName: $0.schemaName, sql: $0.sql, checkedIn: true) }
+        + AdoptionCorpus.Shape.allCases.map { Case(name: $0.rawValue, schemaName: $0.schemaName, sql: $0.sql, checkedIn: false) }
+
+    /// The shapes whose adoption waits for issue 26 part A (an expression index, NOCASE columns
+    /// and unique indexes over them).
+    static let waitingForCollations: Set<String> = [AdoptionStyle.catalog.rawValue, AdoptionCorpus.Shape.anki.rawValue]
+
+    @Test(arguments: cases.filter { !waitingForCollations.contains($0.name) })
+    func adoptAndEvolveWithoutAHandEdit(_ adoptionCase: Case) throws {
+        try adoptAndEvolve(adoptionCase)
+    }
+
+    @Test(.disabled("needs collate: and expression indexes (issue 26 part A)"), arguments: cases.filter { waitingForCollations.contains($0.name) })
+    func adoptAndEvolveShapesThatNeedCollations(_ adoptionCase: Case) throws {
+        try adoptAndEvolve(adoptionCase)
+    }
+
+    /// Builds the database of `adoptionCase` in a fresh directory (rollback journal).
+    static func makeDatabase(_ adoptionCase: Case) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corpus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try Database(path: directory.appendingPathComponent("\(adoptionCase.name).sqlite").path)
+        try db.writeWithoutTransaction { conn in
+            try conn.execute(sql: adoptionCase.sql)
+            try conn.execute(sql: "PRAGMA journal_mode = DELETE")
+        }
+        return directory
+    }
+
+    func adoptAndEvolve(_ adoptionCase: Case) throws {
+        let directory = try Self.makeDatabase(adoptionCase)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let name = style.schemaName
+        let name = adoptionCase.schemaName
         let schema = "\(name).schema.yml"
-        let database = "\(style.rawValue).sqlite"
+        let database = "\(adoptionCase.name).sqlite"
 
         let introspect = try strata("introspect", database, "--output", schema, "--database", name, in: directory)
         #expect(introspect.status == 0, "\(introspect.stderr)")
         let yaml = try String(contentsOf: directory.appendingPathComponent(schema), encoding: .utf8)
-        // The same file the build plugin compiles into this test target.
-        #expect(yaml == (try String(contentsOf: AdoptionTests.directory.appendingPathComponent(schema), encoding: .utf8)))
+        if adoptionCase.checkedIn {
+            // The same file the build plugin compiles into this test target.
+            #expect(yaml == (try String(contentsOf: AdoptionTests.directory.appendingPathComponent(schema), encoding: .utf8)))
+        }
         let check = try strata("check", schema, in: directory)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let first = try strata("migration", "new", schema, "--name", "initial", in: directory)

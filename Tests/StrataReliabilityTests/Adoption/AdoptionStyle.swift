@@ -4,8 +4,6 @@ enum AdoptionStyle: String, CaseIterable, Sendable {
     case django
     case mobile
     case catalog
-    case northwind
-    case sakila
 
     /// The schema file name (and namespace) `strata introspect` writes for it.
     var schemaName: String {
@@ -14,16 +12,12 @@ enum AdoptionStyle: String, CaseIterable, Sendable {
         case .django: "DjangoBlog"
         case .mobile: "MobileNotes"
         case .catalog: "Catalog"
-        case .northwind: "Northwind"
-        case .sakila: "Sakila"
         }
     }
 
     /// The SQL that builds the database, with its rows.
     var sql: String {
         switch self {
-        case .northwind: AdoptionCorpus.northwind
-        case .sakila: AdoptionCorpus.sakila
         case .rails:
             #"""
             CREATE TABLE "schema_migrations" ("version" varchar NOT NULL PRIMARY KEY);

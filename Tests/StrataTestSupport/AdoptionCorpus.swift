@@ -1,9 +1,47 @@
-/// The SQL of the real-world shapes the adoption corpus adopts, written from the public
-/// shapes of these databases (not downloaded): Northwind as the northwind-SQLite3 `create.sql`
-/// builds it (bracketed names, views indented with tabs and spaces, trailing spaces, NULL-able
-/// text keys), and Sakila as sakila-sqlite3 does (MySQL-style types, `numeric` keys referenced
-/// by `INT` columns, triggers, no rows).
-enum AdoptionCorpus {
+/// Real-world database shapes the adoption tests adopt end to end, each written in this
+/// repository from the public shape of the database (never downloaded): the SQL that builds a
+/// small database of that shape, with rows unless the original has none.
+public enum AdoptionCorpus {
+    /// One shape.
+    public enum Shape: String, CaseIterable, Sendable {
+        /// Northwind, as the northwind-SQLite3 `create.sql` builds it: bracketed names, 16 views indented with tabs and spaces (trailing spaces too), text keys that allow NULL, CHECKs, a self-referencing foreign key.
+        case northwind
+        /// Sakila, as sakila-sqlite3 builds it: MySQL-style types (`numeric`, `SMALLINT`, `DECIMAL(4,2)`, `BLOB SUB_TYPE TEXT`), `numeric` keys referenced by `INT` columns, triggers, views, a circular pair of foreign keys, no rows.
+        case sakila
+        /// A Core Data / SwiftData store: `Z_PK`, `Z_ENT`, `Z_OPT`, `ZNAME` columns, the `Z_PRIMARYKEY` and `Z_METADATA` tables, dates as seconds since 2001-01-01 in `TIMESTAMP` columns, UUIDs as 16-byte blobs.
+        case coreData
+        /// A GeoPackage: its required `gpkg_` tables with their CHECKs, foreign keys and triggers (`RAISE(ABORT, …)`), `application_id` GPKG, a feature table with a geometry blob.
+        case geoPackage
+        /// WordPress on SQLite (the SQLite Database Integration plugin): MySQL tables translated to SQLite, tab-indented columns, `DEFAULT '0'` on integers, the `_mysql_data_types_cache` table, a column named `table`.
+        case wordPress
+        /// An Anki collection (schema 11 → 18, its `unicase` collation replaced by NOCASE): NOCASE names with unique indexes, WITHOUT ROWID tables, a partial index.
+        case anki
+
+        /// The schema file name (and namespace) `strata introspect` writes for it.
+        public var schemaName: String {
+            switch self {
+            case .northwind: "Northwind"
+            case .sakila: "Sakila"
+            case .coreData: "CoreDataNotes"
+            case .geoPackage: "GeoPackage"
+            case .wordPress: "WordPress"
+            case .anki: "AnkiCollection"
+            }
+        }
+
+        /// The SQL that builds the database.
+        public var sql: String {
+            switch self {
+            case .northwind: AdoptionCorpus.northwind
+            case .sakila: AdoptionCorpus.sakila
+            case .coreData: AdoptionCorpus.coreData
+            case .geoPackage: AdoptionCorpus.geoPackage
+            case .wordPress: AdoptionCorpus.wordPress
+            case .anki: AdoptionCorpus.anki
+            }
+        }
+    }
+
     static let northwind = #"""
 CREATE TABLE [Categories]
 (      [CategoryID] INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -585,5 +623,198 @@ GROUP BY
   s.store_id
 , c.city||','||cy.country
 , m.first_name||' '||m.last_name;
+"""#
+
+    static let coreData = #"""
+CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSORTORDER INTEGER, ZCREATIONDATE TIMESTAMP, ZNAME VARCHAR );
+CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPINNED INTEGER, ZFOLDER INTEGER, ZCREATIONDATE TIMESTAMP, ZMODIFICATIONDATE TIMESTAMP, ZTITLE VARCHAR, ZBODY VARCHAR, ZIDENTIFIER BLOB );
+CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER);
+CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+INSERT INTO Z_PRIMARYKEY VALUES (1, 'Folder', 0, 2), (2, 'Note', 0, 3);
+INSERT INTO Z_METADATA VALUES (1, '0B6A2E1C-3F5D-4C1B-9E7A-2D4F6A8B0C1E', x'62706c6973743030');
+INSERT INTO ZFOLDER VALUES (1, 1, 1, 0, 754123456.789, 'Inbox'), (2, 1, 3, 1, 754200000, 'Work');
+INSERT INTO ZNOTE VALUES (1, 2, 1, 1, 1, 754123500.5, 754123600.25, 'Milk', 'Buy milk', x'0123456789abcdef0123456789abcdef');
+INSERT INTO ZNOTE VALUES (2, 2, 2, 0, 2, 754200100, NULL, 'Ship', NULL, x'fedcba9876543210fedcba9876543210');
+INSERT INTO ZNOTE VALUES (3, 2, 1, 0, NULL, 754300000, 754300001, 'Loose', 'no folder', NULL);
+"""#
+
+    static let geoPackage = #"""
+PRAGMA application_id = 1196444487;
+CREATE TABLE gpkg_spatial_ref_sys (
+  srs_name TEXT NOT NULL,
+  srs_id INTEGER NOT NULL PRIMARY KEY,
+  organization TEXT NOT NULL,
+  organization_coordsys_id INTEGER NOT NULL,
+  definition  TEXT NOT NULL,
+  description TEXT
+);
+CREATE TABLE gpkg_contents (
+  table_name TEXT NOT NULL PRIMARY KEY,
+  data_type TEXT NOT NULL,
+  identifier TEXT UNIQUE,
+  description TEXT DEFAULT '',
+  last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  min_x DOUBLE,
+  min_y DOUBLE,
+  max_x DOUBLE,
+  max_y DOUBLE,
+  srs_id INTEGER,
+  CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id)
+);
+CREATE TABLE gpkg_geometry_columns (
+  table_name TEXT NOT NULL,
+  column_name TEXT NOT NULL,
+  geometry_type_name TEXT NOT NULL,
+  srs_id INTEGER NOT NULL,
+  z TINYINT NOT NULL CHECK (z IN (0, 1, 2)),
+  m TINYINT NOT NULL CHECK (m IN (0, 1, 2)),
+  CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
+  CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+  CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+  CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id)
+);
+CREATE TABLE gpkg_tile_matrix_set (
+  table_name TEXT NOT NULL PRIMARY KEY,
+  srs_id INTEGER NOT NULL,
+  min_x DOUBLE NOT NULL,
+  min_y DOUBLE NOT NULL,
+  max_x DOUBLE NOT NULL,
+  max_y DOUBLE NOT NULL,
+  CONSTRAINT fk_gtms_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+  CONSTRAINT fk_gtms_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id)
+);
+CREATE TABLE gpkg_tile_matrix (
+  table_name TEXT NOT NULL,
+  zoom_level INTEGER NOT NULL,
+  matrix_width INTEGER NOT NULL,
+  matrix_height INTEGER NOT NULL,
+  tile_width INTEGER NOT NULL,
+  tile_height INTEGER NOT NULL,
+  pixel_x_size DOUBLE NOT NULL,
+  pixel_y_size DOUBLE NOT NULL,
+  CONSTRAINT pk_ttm PRIMARY KEY (table_name, zoom_level),
+  CONSTRAINT fk_tmm_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name)
+);
+CREATE TRIGGER 'gpkg_tile_matrix_zoom_level_insert'
+BEFORE INSERT ON 'gpkg_tile_matrix'
+FOR EACH ROW BEGIN
+SELECT RAISE(ABORT, 'insert on table ''gpkg_tile_matrix'' violates constraint: zoom_level cannot be less than 0')
+WHERE (NEW.zoom_level < 0);
+END;
+CREATE TRIGGER 'gpkg_tile_matrix_matrix_width_insert'
+BEFORE INSERT ON 'gpkg_tile_matrix'
+FOR EACH ROW BEGIN
+SELECT RAISE(ABORT, 'insert on table ''gpkg_tile_matrix'' violates constraint: matrix_width cannot be less than 1')
+WHERE (NEW.matrix_width < 1);
+END;
+CREATE TABLE places (
+  fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+  geom POINT,
+  name TEXT,
+  population MEDIUMINT
+);
+INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system');
+INSERT INTO gpkg_spatial_ref_sys VALUES ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system');
+INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84 geodetic', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]', 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+INSERT INTO gpkg_contents VALUES ('places', 'features', 'places', '', '2024-05-01T10:00:00.000Z', 2.29, 48.85, 13.41, 52.52, 4326);
+INSERT INTO gpkg_geometry_columns VALUES ('places', 'geom', 'POINT', 4326, 0, 0);
+INSERT INTO places VALUES (1, x'47500001e61000009a99999999990240cdcccccccc6c4840', 'Paris', 2102650), (2, NULL, 'Berlin', 3850809);
+"""#
+
+    static let wordPress = #"""
+CREATE TABLE _mysql_data_types_cache (`table` TEXT NOT NULL, column_or_index TEXT NOT NULL, mysql_type TEXT NOT NULL, PRIMARY KEY(`table`, column_or_index));
+CREATE TABLE wp_users (
+	ID integer NOT NULL  PRIMARY KEY AUTOINCREMENT ,
+	user_login text NOT NULL DEFAULT '',
+	user_pass text NOT NULL DEFAULT '',
+	user_nicename text NOT NULL DEFAULT '',
+	user_email text NOT NULL DEFAULT '',
+	user_url text NOT NULL DEFAULT '',
+	user_registered text NOT NULL DEFAULT '0000-00-00 00:00:00',
+	user_activation_key text NOT NULL DEFAULT '',
+	user_status integer NOT NULL DEFAULT '0',
+	display_name text NOT NULL DEFAULT ''
+);
+CREATE INDEX "wp_users__user_login_key" ON "wp_users" ("user_login");
+CREATE INDEX "wp_users__user_email" ON "wp_users" ("user_email");
+CREATE TABLE wp_usermeta (
+	umeta_id integer NOT NULL  PRIMARY KEY AUTOINCREMENT ,
+	user_id integer NOT NULL DEFAULT '0',
+	meta_key text DEFAULT NULL,
+	meta_value text
+);
+CREATE INDEX "wp_usermeta__user_id" ON "wp_usermeta" ("user_id");
+CREATE TABLE wp_posts (
+	ID integer NOT NULL  PRIMARY KEY AUTOINCREMENT ,
+	post_author integer NOT NULL DEFAULT '0',
+	post_date text NOT NULL DEFAULT '0000-00-00 00:00:00',
+	post_date_gmt text NOT NULL DEFAULT '0000-00-00 00:00:00',
+	post_content text NOT NULL,
+	post_title text NOT NULL,
+	post_status text NOT NULL DEFAULT 'publish',
+	comment_status text NOT NULL DEFAULT 'open',
+	post_name text NOT NULL DEFAULT '',
+	post_modified text NOT NULL DEFAULT '0000-00-00 00:00:00',
+	post_parent integer NOT NULL DEFAULT '0',
+	guid text NOT NULL DEFAULT '',
+	menu_order integer NOT NULL DEFAULT '0',
+	post_type text NOT NULL DEFAULT 'post',
+	comment_count integer NOT NULL DEFAULT '0'
+);
+CREATE INDEX "wp_posts__post_name" ON "wp_posts" ("post_name");
+CREATE INDEX "wp_posts__type_status_date" ON "wp_posts" ("post_type", "post_status", "post_date", "ID");
+CREATE INDEX "wp_posts__post_parent" ON "wp_posts" ("post_parent");
+CREATE TABLE wp_options (
+	option_id integer NOT NULL  PRIMARY KEY AUTOINCREMENT ,
+	option_name text NOT NULL DEFAULT '',
+	option_value text NOT NULL,
+	autoload text NOT NULL DEFAULT 'yes'
+);
+CREATE UNIQUE INDEX "wp_options__option_name" ON "wp_options" ("option_name");
+CREATE INDEX "wp_options__autoload" ON "wp_options" ("autoload");
+INSERT INTO _mysql_data_types_cache VALUES ('wp_users', 'ID', 'bigint(20) unsigned'), ('wp_users', 'user_registered', 'datetime');
+INSERT INTO wp_users VALUES (1, 'admin', '$P$Bhash', 'admin', 'admin@example.com', '', '2024-04-01 09:00:00', '', 0, 'admin');
+INSERT INTO wp_usermeta VALUES (1, 1, 'nickname', 'admin'), (2, 1, 'wp_capabilities', 'a:1:{s:13:"administrator";b:1;}');
+INSERT INTO wp_posts VALUES (1, 1, '2024-04-01 09:05:00', '2024-04-01 07:05:00', '<!-- wp:paragraph --><p>Welcome.</p><!-- /wp:paragraph -->', 'Hello world!', 'publish', 'open', 'hello-world', '2024-04-01 09:05:00', 0, 'http://localhost/?p=1', 0, 'post', 1);
+INSERT INTO wp_options VALUES (1, 'siteurl', 'http://localhost', 'yes'), (2, 'blogname', 'My “Site”', 'yes');
+"""#
+
+    static let anki = #"""
+CREATE TABLE col (id integer PRIMARY KEY, crt integer NOT NULL, mod integer NOT NULL, scm integer NOT NULL, ver integer NOT NULL, dty integer NOT NULL, usn integer NOT NULL, ls integer NOT NULL, conf text NOT NULL, models text NOT NULL, decks text NOT NULL, dconf text NOT NULL, tags text NOT NULL);
+CREATE TABLE notes (id integer PRIMARY KEY, guid text NOT NULL, mid integer NOT NULL, mod integer NOT NULL, usn integer NOT NULL, tags text NOT NULL, flds text NOT NULL, sfld integer NOT NULL, csum integer NOT NULL, flags integer NOT NULL, data text NOT NULL);
+CREATE TABLE cards (id integer PRIMARY KEY, nid integer NOT NULL, did integer NOT NULL, ord integer NOT NULL, mod integer NOT NULL, usn integer NOT NULL, type integer NOT NULL, queue integer NOT NULL, due integer NOT NULL, ivl integer NOT NULL, factor integer NOT NULL, reps integer NOT NULL, lapses integer NOT NULL, left integer NOT NULL, odue integer NOT NULL, odid integer NOT NULL, flags integer NOT NULL, data text NOT NULL);
+CREATE TABLE revlog (id integer PRIMARY KEY, cid integer NOT NULL, usn integer NOT NULL, ease integer NOT NULL, ivl integer NOT NULL, lastIvl integer NOT NULL, factor integer NOT NULL, time integer NOT NULL, type integer NOT NULL);
+CREATE INDEX ix_notes_usn ON notes (usn);
+CREATE INDEX ix_cards_usn ON cards (usn);
+CREATE INDEX ix_revlog_usn ON revlog (usn);
+CREATE INDEX ix_cards_nid ON cards (nid);
+CREATE INDEX ix_cards_sched ON cards (did, queue, due);
+CREATE INDEX ix_revlog_cid ON revlog (cid);
+CREATE INDEX ix_notes_csum ON notes (csum);
+CREATE INDEX idx_cards_odid ON cards (odid) WHERE odid != 0;
+CREATE TABLE deck_config (id integer PRIMARY KEY NOT NULL, name text NOT NULL COLLATE NOCASE, mtime_secs integer NOT NULL, usn integer NOT NULL, config blob NOT NULL);
+CREATE TABLE config (KEY text NOT NULL PRIMARY KEY, usn integer NOT NULL, mtime_secs integer NOT NULL, val blob NOT NULL) WITHOUT ROWID;
+CREATE TABLE fields (ntid integer NOT NULL, ord integer NOT NULL, name text NOT NULL COLLATE NOCASE, config blob NOT NULL, PRIMARY KEY (ntid, ord)) WITHOUT ROWID;
+CREATE UNIQUE INDEX idx_fields_name_ntid ON fields (name, ntid);
+CREATE TABLE notetypes (id integer NOT NULL PRIMARY KEY, name text NOT NULL COLLATE NOCASE, mtime_secs integer NOT NULL, usn integer NOT NULL, config blob NOT NULL);
+CREATE UNIQUE INDEX idx_notetype_name ON notetypes (name);
+CREATE INDEX idx_notetype_usn ON notetypes (usn);
+CREATE TABLE decks (id integer PRIMARY KEY NOT NULL, name text NOT NULL COLLATE NOCASE, mtime_secs integer NOT NULL, usn integer NOT NULL, common blob NOT NULL, kind blob NOT NULL);
+CREATE UNIQUE INDEX idx_decks_name ON decks (name);
+CREATE TABLE tags (tag text NOT NULL PRIMARY KEY COLLATE NOCASE, usn integer NOT NULL, collapsed boolean NOT NULL, config blob NULL) WITHOUT ROWID;
+CREATE TABLE graves (oid integer NOT NULL, type integer NOT NULL, usn integer NOT NULL, PRIMARY KEY (oid, type)) WITHOUT ROWID;
+CREATE INDEX idx_graves_pending ON graves (usn);
+INSERT INTO col VALUES (1, 1700000000, 1700000000000, 1700000000000, 18, 0, 0, 0, '{}', '{}', '{}', '{}', '{}');
+INSERT INTO decks VALUES (1, 'Default', 1700000000, 0, x'08011001', x'0a00'), (2, 'Español::Verbos', 1700000100, -1, x'0801', x'0a00');
+INSERT INTO notetypes VALUES (1, 'Basic', 1700000000, 0, x'1a00');
+INSERT INTO fields VALUES (1, 0, 'Front', x''), (1, 1, 'Back', x'');
+INSERT INTO notes VALUES (1, 'f1X!nq7z', 1, 1700000000, -1, ' spanish ', 'hablar' || char(31) || 'to speak', 'hablar', 3036231146, 0, '');
+INSERT INTO cards VALUES (1, 1, 2, 0, 1700000000, -1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, '');
+INSERT INTO cards VALUES (2, 1, 2, 1, 1700000000, -1, 2, 2, 19700, 12, 2500, 5, 1, 0, 0, 1, 0, '{}');
+INSERT INTO revlog VALUES (1700000500000, 2, -1, 3, 12, 4, 2500, 6120, 1);
+INSERT INTO config VALUES ('curDeck', 0, 1700000000, x'32');
+INSERT INTO tags VALUES ('spanish', 0, 0, NULL);
+INSERT INTO graves VALUES (99, 0, -1);
 """#
 }
