@@ -34,19 +34,25 @@ import Testing
             let rest = value[range.upperBound...]
             return String(rest.prefix { $0 != "," && $0 != " " && $0 != "}" }).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
-        func mentions(_ word: String) -> Int {
-            yaml.lowercased().components(separatedBy: word.lowercased()).count - 1
+        // Everything but the plain column lines: views, triggers, checks, indexes, keys, comments.
+        var isColumnLine = Array(repeating: false, count: lines.count)
+        for columnsLine in lines.indices where lines[columnsLine] == "    columns:" {
+            var index = columnsLine + 1
+            while index < lines.count, lines[index].hasPrefix("      ") {
+                isColumnLine[index] = !lines[index].hasPrefix("      #") && !lines[index].contains("check:")
+                index += 1
+            }
         }
+        let elsewhere = lines.indices.filter { !isColumnLine[$0] }.map { lines[$0].lowercased() }.joined(separator: "\n")
         for columnsLine in lines.indices where lines[columnsLine] == "    columns:" {
             var end = columnsLine + 1
             while end < lines.count, lines[end].hasPrefix("      ") { end += 1 }
-            let columnLines = (columnsLine + 1..<end).filter { !lines[$0].hasPrefix("      #") }
+            let columnLines = (columnsLine + 1..<end).filter { isColumnLine[$0] }
             let candidate = columnLines.reversed().first { index in
                 guard let (name, value) = parse(lines[index]) else { return false }
                 let sql = sqlName(name, value)
-                let plain = ["primaryKey", "references", "unique", "check", "values"].allSatisfy { !value.contains($0) }
-                return plain && !sql.contains("\"") && mentions(sql) == (sql.lowercased() == name.lowercased() ? 1 : 2)
-                    && (sql == name || mentions(name) == 1)
+                let plain = ["primaryKey", "references", "unique", "values", "default"].allSatisfy { !value.contains($0) }
+                return plain && !sql.contains("\"") && !elsewhere.contains(sql.lowercased()) && !elsewhere.contains(name.lowercased())
             }
             guard let index = candidate, let (name, value) = parse(lines[index]) else { continue }
             let old = sqlName(name, value)
