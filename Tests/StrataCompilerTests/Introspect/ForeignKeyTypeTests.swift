@@ -74,3 +74,41 @@ import Testing
         #expect(yaml.contains("# FOREIGN KEY"), "\(yaml)")
     }
 }
+
+/// Dates other tools wrote as numbers that are not Unix seconds are typed `double`, with a
+/// warning that names them, rather than read as dates 50 years off.
+@Suite struct NumericDateTests {
+    func introspect(_ sql: String) throws -> DatabaseAdopter.Result {
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in try conn.execute(sql: sql) }
+        return try db.read { conn in try DatabaseAdopter.introspect(conn, databaseName: "Dates", sourceName: "dates.sqlite") }
+    }
+
+    @Test func julianDaysAndMillisecondsAreNotReadAsUnixSeconds() throws {
+        let result = try introspect(
+            """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, julian DATE, millis DATETIME, unix DATETIME, iso DATETIME);
+            INSERT INTO t VALUES (1, 2460400.5, 1711972800000, 1711972800, '2024-04-01 12:00:00');
+            INSERT INTO t VALUES (2, 2460401.25, 1711972800123, 1711972801, NULL);
+            """)
+        #expect(result.yaml.contains(#"julian: { type: double?, sqlType: "DATE" }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"millis: { type: double?, sqlType: "DATETIME" }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"unix: { type: date?, sqlType: "DATETIME" }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"iso: { type: date?, sqlType: "DATETIME" }"#), "\(result.yaml)")
+        #expect(result.warnings.contains { $0.contains("t.julian") && $0.contains("Julian day numbers") && $0.contains("2460400.5") })
+        #expect(result.warnings.contains { $0.contains("t.millis") && $0.contains("milliseconds since 1970") })
+        #expect(result.warnings.count == 2, "\(result.warnings)")
+    }
+
+    @Test func aCoreDataStoresDatesAreItsSeconds() throws {
+        let result = try introspect(
+            """
+            CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATIONDATE TIMESTAMP, ZTITLE VARCHAR);
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO ZNOTE VALUES (1, 1, 1, 754123500.5, 'Milk');
+            """)
+        #expect(result.yaml.contains(#"zcreationdate: { type: double?, column: ZCREATIONDATE, sqlType: "TIMESTAMP" }"#), "\(result.yaml)")
+        #expect(result.warnings.contains { $0.contains("ZNOTE.ZCREATIONDATE") && $0.contains("Core Data") && $0.contains("2001-01-01") })
+    }
+}
