@@ -104,7 +104,9 @@ public enum DatabaseAdopter {
         }
         for index in tables.indices {
             adoptIndexes(of: &tables[index], structure: structure, table: adoptable[index], warnings: &result.warnings)
-            StrataTypes.recognizeExpiry(&tables[index])
+            // Only in a database Strata's migrations made: elsewhere a column that happens to be
+            // named `expiresAt` must not start hiding rows.
+            if kinds[SQLName.fold(Migrator.historyTable)] != nil { StrataTypes.recognizeExpiry(&tables[index]) }
         }
         // `search:`: an FTS5 table and triggers exactly as Strata's DDL makes them.
         // (The structure lists FTS5 tables named `<table>_fts`, and their triggers, apart.)
