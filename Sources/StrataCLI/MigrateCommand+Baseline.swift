@@ -11,30 +11,25 @@ extension StrataCommand.Migrate {
             throw ExitCode(1)
         }
         do {
-            // The check runs read-only first: a refused baseline never opens the file for writing
-            // (which would switch it to WAL mode).
+            // The check runs read-only first: a refused baseline never opens the file for writing.
             var readOnly = Database.Configuration.readOnly
             readOnly.immutable = !FileManager.default.fileExists(atPath: database + "-wal")
-            let found = try Database(path: database, configuration: readOnly).read { conn -> [String] in
-                guard let first = migrations.first, first.version == 1 else { return [] }
-                return try MigrationBaseline.differences(conn, first: first)
+            let refusals = try Database(path: database, configuration: readOnly).read { conn in
+                try MigrationBaseline.refusals(conn, migrations: migrations)
             }
             if dryRun {
-                if found.isEmpty {
+                if refusals.isEmpty {
                     print("dry run: \(database) is what 0001 creates; --baseline would record it as applied")
-                } else {
-                    print("dry run: \(database) is not what 0001 creates:")
-                    for difference in found { print("  - \(difference)") }
+                    return
                 }
-                return
+                printError("error: dry run: --baseline would refuse \(database):")
+                for refusal in refusals { printError("  - \(refusal)") }
+                throw ExitCode(1)
             }
-            if !found.isEmpty {
-                throw StrataError(
-                    kind: .migrationRefused,
-                    message: "the database is not what \(migrations[0].fileName) creates:\n" + found.map { "  - \($0)" }.joined(separator: "\n"))
+            if !refusals.isEmpty {
+                throw StrataError(kind: .migrationRefused, message: refusals.count == 1 ? refusals[0] : "\n" + refusals.map { "  - \($0)" }.joined(separator: "\n"))
             }
-            let db = try Database(path: database)
-            let first = try MigrationBaseline.baseline(db, migrations: migrations)
+            let first = try MigrationBaseline.baseline(fileAt: database, migrations: migrations, busyTimeout: max(0, busyTimeout))
             print("\(database) is at version 1: \(first.fileName) recorded as applied (baseline), nothing was run")
             let pending = migrations.filter { $0.version > first.version }
             if !pending.isEmpty {

@@ -69,6 +69,8 @@ extension StrataCommand {
             }
             var db: Database?
             do {
+                // Read-only first: opening the file for writing would switch it to WAL.
+                if let refusal = try unadoptedTables(migrator) { throw StrataError(kind: .migrationRefused, message: refusal) }
                 var configuration = Database.Configuration()
                 configuration.readOnly = dryRun
                 configuration.busyTimeout = max(0, busyTimeout)
@@ -134,6 +136,27 @@ extension StrataCommand {
                     printError("error: \(error.message)")
                 }
                 throw ExitCode(1)
+            }
+        }
+
+        /// Why migrating would refuse a database that has tables but no migration history: 0001
+        /// would create them again, and `--baseline` is what adopts it. nil otherwise.
+        func unadoptedTables(_ migrator: Migrator) throws -> String? {
+            guard let database, FileManager.default.fileExists(atPath: database), migrator.migrations.first?.version == 1 else { return nil }
+            var configuration = Database.Configuration.readOnly
+            // A `-journal` may be hot (to roll back first): then the plain read-only open refuses.
+            configuration.immutable = !FileManager.default.fileExists(atPath: database + "-wal") && !FileManager.default.fileExists(atPath: database + "-journal")
+            configuration.busyTimeout = max(0, busyTimeout)
+            return try Database(path: database, configuration: configuration).read { conn -> String? in
+                let status = try migrator.status(conn)
+                guard status.applied.isEmpty, status.userVersion == 0 else { return nil }
+                let tables = try conn.fetch(
+                    sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY rowid",
+                    arguments: [Migrator.historyTable]
+                ).map { try $0.get(0, as: String.self) }
+                guard !tables.isEmpty else { return nil }
+                let shown = tables.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (tables.count > 5 ? " and \(tables.count - 5) more" : "")
+                return "\(database) has tables (\(shown)) but no migration history, so 0001 would create them again; if it is a database to adopt, check it is what 0001 creates and record that as applied: strata migrate \(schema) --database \(database) --baseline (add --dry-run to only check)"
             }
         }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Strata
+import StrataTestSupport
 import Testing
 @testable import StrataCompiler
 
@@ -267,13 +269,38 @@ import Testing
         }
     }
 
+    /// The schemas `strata introspect` writes for the adoption corpus's real-world shapes
+    /// (Northwind, Sakila, Core Data, GeoPackage, WordPress, Anki): built through the plugin with
+    /// the rest, each in a target of its own (their record names meet).
+    static let adopted: [Entry] = AdoptionCorpus.Shape.allCases.map { shape in
+        let yaml: String
+        do {
+            let db = try Database.inMemory()
+            try db.writeWithoutTransaction { conn in try conn.execute(sql: shape.sql) }
+            yaml = try db.read { conn in
+                try DatabaseAdopter.introspect(conn, databaseName: shape.schemaName, sourceName: "\(shape.rawValue).sqlite").yaml
+            }
+        } catch {
+            // Recorded by `introspectedShapesAreAccepted`, which checks the YAML.
+            yaml = "# introspect failed: \(error)"
+        }
+        return Entry(database: shape.schemaName, yaml: yaml)
+    }
+
+    @Test(arguments: adopted) func introspectedShapesAreAccepted(_ entry: Entry) throws {
+        try isAccepted(entry)
+    }
+
+    /// Every schema built: the corpus and the adopted shapes.
+    static var built: [Entry] { accepted + adopted }
+
     /// The targets of the accepted schemas.
-    static var targetNames: [String] { accepted.map { "Corpus\($0.database)" } }
+    static var targetNames: [String] { built.map { "Corpus\($0.database)" } }
 
     /// Adds one target per accepted schema to the package at `root`: its schema, its first
     /// migration and a file that uses the generated API; returns their names.
     static func addTargets(to root: URL) throws -> [String] {
-        for (entry, name) in zip(accepted, targetNames) {
+        for (entry, name) in zip(built, targetNames) {
             try write(entry, to: root.appendingPathComponent("Sources/\(name)"))
         }
         return targetNames

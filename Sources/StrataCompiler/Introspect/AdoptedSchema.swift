@@ -20,6 +20,10 @@ struct AdoptedTable: Hashable, Sendable {
     /// nil: follows `options`; set when it differs.
     var strict: Bool?
     var withoutRowid = false
+    /// `expires: true`: its `expiresAt` column and index are not in `columns` and `indexes`.
+    var expires = false
+    /// `search:`: its FTS5 table and triggers are not among the schema's skipped objects and triggers.
+    var search: AdoptedSearch?
     var columns: [AdoptedColumn] = []
     /// Swift names, when the key has more than one column.
     var compositeKey: [String] = []
@@ -35,6 +39,8 @@ struct AdoptedColumn: Hashable, Sendable {
     var name: String
     var sqlName: String
     var type: String
+    /// The values of an `enum`.
+    var values: [String] = []
     var isOptional = false
     /// `true` or `autoincrement`.
     var primaryKey: String?
@@ -48,6 +54,10 @@ struct AdoptedColumn: Hashable, Sendable {
     var sqlType: String?
     /// Comment lines written above the column.
     var comments: [String] = []
+    /// What introspect read, for choices that need more than one column (not written).
+    var declaredType = ""
+    var defaultSQL: String?
+    var census = ColumnCensus()
 }
 
 struct AdoptedIndex: Hashable, Sendable {
@@ -55,4 +65,10 @@ struct AdoptedIndex: Hashable, Sendable {
     var columns: [String]
     var isUnique: Bool
     var whereClause: String?
+}
+
+struct AdoptedSearch: Hashable, Sendable {
+    /// Swift names.
+    var columns: [String]
+    var tokenizer: String?
 }

@@ -71,10 +71,12 @@ public enum DatabaseAdopter {
         // Tables Strata can describe, with their record names.
         var names = RecordNames(databaseName: databaseName)
         var adoptable: [DatabaseTable] = []
+        // Virtual tables and their shadow tables wait until `search:` has claimed its own.
+        var virtualTables: [(table: DatabaseTable, kind: String)] = []
         for table in structure.tables {
             let kind = kinds[SQLName.fold(table.name)] ?? "table"
             if kind == "virtual" || kind == "shadow" || table.sql.uppercased().hasPrefix("CREATE VIRTUAL") {
-                result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
+                virtualTables.append((table, kind))
                 continue
             }
             if table.primaryKey.isEmpty {
@@ -84,18 +86,47 @@ public enum DatabaseAdopter {
             adoptable.append(table)
         }
         let recordNames = adoptable.map { names.make(for: $0.name) }
+        // A Core Data or SwiftData store: its dates are seconds since 2001-01-01.
+        let tableNames = Set(structure.tables.map { SQLName.fold($0.name) })
+        let isCoreData = tableNames.contains("z_primarykey") && tableNames.contains("z_metadata")
         result.nonStrict = adoptable.contains { !$0.isStrict }
 
         var tables: [AdoptedTable] = []
         for (table, recordName) in zip(adoptable, recordNames) {
-            tables.append(try adoptTable(table, recordName: recordName, conn: conn, nonStrictSchema: result.nonStrict, warnings: &result.warnings))
+            tables.append(
+                try adoptTable(
+                    table, recordName: recordName, conn: conn, nonStrictSchema: result.nonStrict, isCoreData: isCoreData, warnings: &result.warnings))
         }
-        // Foreign keys need every table's names and types.
+        // Foreign keys need every table's names and types, the same type at both ends.
+        unifyForeignKeyTypes(&tables, adoptable: adoptable)
         for index in tables.indices {
             resolveForeignKeys(of: &tables[index], table: adoptable[index], tables: tables, adoptable: adoptable, warnings: &result.warnings)
         }
         for index in tables.indices {
             adoptIndexes(of: &tables[index], structure: structure, table: adoptable[index], warnings: &result.warnings)
+            // Only in a database Strata's migrations made: elsewhere a column that happens to be
+            // named `expiresAt` must not start hiding rows.
+            if kinds[SQLName.fold(Migrator.historyTable)] != nil { StrataTypes.recognizeExpiry(&tables[index]) }
+        }
+        // `search:`: an FTS5 table and triggers exactly as Strata's DDL makes them.
+        // (The structure lists FTS5 tables named `<table>_fts`, and their triggers, apart.)
+        var claimed = Set<String>()
+        for index in tables.indices {
+            if let (search, objects) = StrataTypes.recognizeSearch(
+                of: tables[index], virtualTables: structure.searchTables, triggers: structure.searchTriggers)
+            {
+                tables[index].search = search
+                claimed.formUnion(objects.map(SQLName.fold))
+            }
+        }
+        for table in structure.searchTables where !claimed.contains(SQLName.fold(table.name)) {
+            result.skip("virtual table \(table.name), which is not what `search:` makes of a table", sql: table.sql)
+        }
+        for trigger in structure.searchTriggers where !claimed.contains(SQLName.fold(trigger.name)) {
+            result.skip("trigger \(trigger.name) of a virtual table the schema does not describe", sql: trigger.sql)
+        }
+        for (table, kind) in virtualTables {
+            result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
         }
         result.tables = tables
 
@@ -109,7 +140,8 @@ public enum DatabaseAdopter {
     }
 
     static func adoptTable(
-        _ table: DatabaseTable, recordName: String, conn: Connection, nonStrictSchema: Bool, warnings: inout [String]
+        _ table: DatabaseTable, recordName: String, conn: Connection, nonStrictSchema: Bool, isCoreData: Bool = false,
+        warnings: inout [String]
     ) throws -> AdoptedTable {
         var adopted = AdoptedTable(recordName: recordName, sqlName: table.name)
         if nonStrictSchema && table.isStrict { adopted.strict = true }
@@ -129,8 +161,18 @@ public enum DatabaseAdopter {
             let name = SwiftNames.unique(SwiftNames.propertyName(forColumn: column.name), among: &propertyNames)
             var adoptedColumn = AdoptedColumn(name: name, sqlName: column.name, type: "text")
             adoptedColumn.isOptional = !column.isNotNull
-            let choice = TypeChoice.choose(declared: column.type, census: census[SQLName.fold(column.name)])
+            var choice = TypeChoice.choose(declared: column.type, census: census[SQLName.fold(column.name)])
+            if isCoreData, choice.keyword == "date" {
+                // Strata's `date` reads a number as seconds since 1970: these would read 31 years early.
+                choice = TypeChoice(
+                    keyword: "double",
+                    warning:
+                        "declared \(column.type) in a Core Data store (it has Z_PRIMARYKEY and Z_METADATA), whose dates are seconds since 2001-01-01; typed double (the seconds as stored) so that no date reads 31 years early: Date(timeIntervalSinceReferenceDate:) turns them into dates")
+            }
             adoptedColumn.type = choice.keyword
+            adoptedColumn.declaredType = column.type
+            adoptedColumn.census = census[SQLName.fold(column.name)] ?? ColumnCensus()
+            if column.normalizedDefault != nil { adoptedColumn.defaultSQL = column.defaultSQL }
             if let warning = choice.warning {
                 warnings.append("\(table.name).\(column.name): \(warning)")
                 adoptedColumn.comments.append(warning)
@@ -146,7 +188,21 @@ public enum DatabaseAdopter {
                 warnings.append("\(table.name).\(column.name) \(warning)")
                 adoptedColumn.comments.append(warning)
             }
-            let checks = raw.columnChecks[SQLName.fold(column.name)] ?? []
+            var checks = raw.columnChecks[SQLName.fold(column.name)] ?? []
+            // The CHECK Strata's DDL adds to a bool or an enum: the type, not a check.
+            if let first = checks.first,
+                let implied = StrataTypes.implied(byCheck: first, column: column.name, declared: column.type, keyword: adoptedColumn.type)
+            {
+                checks.removeFirst()
+                adoptedColumn.type = implied.keyword
+                adoptedColumn.values = implied.values
+                if let sql = adoptedColumn.defaultSQL { adoptedColumn.defaultYAML = defaultYAML(sql, keyword: implied.keyword) }
+            }
+            // `default: now` is a date's.
+            if adoptedColumn.type == "text", column.type.uppercased() == "TEXT", adoptedColumn.defaultSQL.map(StrataTypes.isNowDefault) == true {
+                adoptedColumn.type = "date"
+                adoptedColumn.defaultYAML = "now"
+            }
             if let first = checks.first {
                 adoptedColumn.check = first
                 adopted.checks += checks.dropFirst()
@@ -163,7 +219,16 @@ public enum DatabaseAdopter {
         } else {
             adopted.compositeKey = keyColumns.map { adopted.columns[$0].name }
         }
+        // SQLite lets a key of a rowid table that is not STRICT hold NULL unless it says NOT NULL
+        // (but `INTEGER PRIMARY KEY`, the rowid): such a key is declared optional, as it is.
+        let legacyNullable = keyColumns.count == 1 && !table.isStrict && !table.isWithoutRowid
+            && keyColumns.allSatisfy { (adopted.columns[$0].sqlType ?? ColumnType.sqlType(ofKeyword: adopted.columns[$0].type)).uppercased() != "INTEGER" }
         for index in keyColumns where adopted.columns[index].isOptional {
+            if legacyNullable {
+                warnings.append(
+                    "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL (SQLite allows it in a table that is not STRICT); declared optional, as it is")
+                continue
+            }
             adopted.columns[index].isOptional = false
             warnings.append(
                 "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL; the schema declares it NOT NULL")
@@ -185,6 +250,74 @@ public enum DatabaseAdopter {
             }
         }
         return adopted
+    }
+
+    /// Gives both ends of every single-column foreign key the same type when their own choices
+    /// differ (Sakila's `actor.actor_id numeric` referenced by `film_actor.actor_id INT`): the
+    /// first type that reads the values of both, trying the referenced column's census and
+    /// declared affinity first (a `NUMERIC` column holding only integers or nothing is `int`),
+    /// then its type, then the referencing column's, then `double` for two numbers. Each side
+    /// keeps its declared type in `sqlType:`, so the DDL stays what the file has.
+    static func unifyForeignKeyTypes(_ tables: inout [AdoptedTable], adoptable: [DatabaseTable]) {
+        func locate(_ table: String, _ column: String) -> (Int, Int)? {
+            guard let t = adoptable.firstIndex(where: { SQLName.fold($0.name) == SQLName.fold(table) }),
+                let c = tables[t].columns.firstIndex(where: { SQLName.fold($0.sqlName) == SQLName.fold(column) })
+            else { return nil }
+            return (t, c)
+        }
+        // Chains (a → b → c) settle in a few rounds; the bound guards against a cycle of choices.
+        for _ in 0..<8 {
+            var changed = false
+            for (childTable, table) in adoptable.enumerated() {
+                for key in table.foreignKeys where key.columns.count == 1 && key.parentColumns.count == 1 {
+                    guard let (ct, cc) = locate(table.name, key.columns[0]), ct == childTable,
+                        let (pt, pc) = locate(key.parentTable, key.parentColumns[0])
+                    else { continue }
+                    let child = tables[ct].columns[cc]
+                    let parent = tables[pt].columns[pc]
+                    guard child.type != parent.type else { continue }
+                    var candidates: [String] = []
+                    if parent.type == "double", isNumericAffinity(parent.declaredType),
+                        parent.census.reals + parent.census.texts + parent.census.blobs == 0
+                    {
+                        candidates.append("int")
+                    }
+                    candidates += [parent.type, child.type]
+                    if ["int", "double"].contains(parent.type) && ["int", "double"].contains(child.type) { candidates.append("double") }
+                    guard let chosen = candidates.first(where: { reads($0, parent) && reads($0, child) }) else { continue }
+                    retype(&tables[pt].columns[pc], to: chosen)
+                    retype(&tables[ct].columns[cc], to: chosen)
+                    changed = true
+                }
+            }
+            if !changed { return }
+        }
+    }
+
+    /// `NUMERIC`, `DECIMAL(10, 2)` …: numeric affinity, not a floating-point type.
+    static func isNumericAffinity(_ declared: String) -> Bool {
+        let type = declared.uppercased()
+        return TypeChoice.tentative(declared: declared) == "double" && !type.contains("REAL") && !type.contains("FLOA") && !type.contains("DOUB")
+    }
+
+    /// Whether a column typed `keyword` reads every value of `column`.
+    static func reads(_ keyword: String, _ column: AdoptedColumn) -> Bool {
+        if keyword == column.type { return true }
+        let census = column.census
+        switch keyword {
+        case "int": return ["int", "double", "bool"].contains(column.type) && census.texts + census.blobs + census.fractionalReals == 0
+        case "double": return ["int", "double"].contains(column.type) && census.texts + census.blobs == 0
+        case "text": return ["text", "date", "uuid"].contains(column.type) && census.integers + census.reals + census.blobs == 0
+        default: return false
+        }
+    }
+
+    /// Gives `column` the type `keyword`, keeping its declared type in `sqlType:` and its default.
+    static func retype(_ column: inout AdoptedColumn, to keyword: String) {
+        guard column.type != keyword else { return }
+        column.type = keyword
+        column.sqlType = column.declaredType != ColumnType.sqlType(ofKeyword: keyword) ? column.declaredType : nil
+        if let sql = column.defaultSQL { column.defaultYAML = defaultYAML(sql, keyword: keyword) }
     }
 
     static func resolveForeignKeys(
@@ -295,8 +428,8 @@ public enum DatabaseAdopter {
                 if token.text == "1" { return "true" }
             case ("double", .word):
                 if let value = Double(token.text), "\(value)" == token.text { return token.text }
-            case ("text", .string):
-                let text = String(token.text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            case ("text", .string), ("enum", .string):
+                let text = SQLTokenizer.unquotedString(token.text)
                 return SchemaYAMLWriter.scalar(text, forceQuotes: true)
             default:
                 break

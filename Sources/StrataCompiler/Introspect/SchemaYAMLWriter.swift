@@ -47,6 +47,7 @@ enum SchemaYAMLWriter {
         if table.sqlName != table.recordName { out.append("    table: \(scalar(table.sqlName))") }
         if let strict = table.strict { out.append("    strict: \(strict)") }
         if table.withoutRowid { out.append("    withoutRowid: true") }
+        if table.expires { out.append("    expires: true") }
         if !table.compositeKey.isEmpty { out.append("    primaryKey: [\(table.compositeKey.map { scalar($0) }.joined(separator: ", "))]") }
         if !table.uniques.isEmpty {
             let lists = table.uniques.map { "[" + $0.map { scalar($0) }.joined(separator: ", ") + "]" }
@@ -72,6 +73,11 @@ enum SchemaYAMLWriter {
                 out.append("      - { \(fields.joined(separator: ", ")) }")
             }
         }
+        if let search = table.search {
+            var fields = ["columns: [\(search.columns.map { scalar($0) }.joined(separator: ", "))]"]
+            if let tokenizer = search.tokenizer { fields.append("tokenizer: \(scalar(tokenizer, forceQuotes: true))") }
+            out.append("    search: { \(fields.joined(separator: ", ")) }")
+        }
         if !table.comments.isEmpty {
             out.append("    # Not expressible in a schema file (kept here for reference):")
             for line in table.comments { out += comment(line, indent: "    ", prefix: "# ") }
@@ -82,6 +88,7 @@ enum SchemaYAMLWriter {
     static func columnValue(_ column: AdoptedColumn) -> String {
         let type = column.type + (column.isOptional ? "?" : "")
         var fields: [String] = []
+        if !column.values.isEmpty { fields.append("values: [\(column.values.map { scalar($0, forceQuotes: true) }.joined(separator: ", "))]") }
         if column.sqlName != column.name { fields.append("column: \(scalar(column.sqlName))") }
         if let key = column.primaryKey { fields.append("primaryKey: \(key)") }
         if column.isUnique { fields.append("unique: true") }
@@ -97,19 +104,55 @@ enum SchemaYAMLWriter {
 
     /// Comment lines (`# …`) for `text`, one per line of it.
     static func comment(_ text: String, indent: String, prefix: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { offset, line in
-            indent + (offset == 0 ? prefix : "#   ") + line.replacingOccurrences(of: "\r", with: "")
+        lines(of: text).enumerated().map { offset, line in indent + (offset == 0 ? prefix : "#   ") + printable(line) }
+    }
+
+    /// `text` split at every line break (LF, CRLF, CR), scalar by scalar: a CRLF is one
+    /// `Character` in Swift, which a split or a replacement on "\n" does not see.
+    static func lines(of text: String) -> [String] {
+        var result: [String] = []
+        var line = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                result.append(String(line))
+                line = String.UnicodeScalarView()
+            } else {
+                line.append(scalar)
+            }
         }
+        result.append(String(line))
+        return result
+    }
+
+    /// `text` with every character a comment cannot hold (see ``needsEscape(_:)``) written as
+    /// its escape, so that a comment never ends early or makes the file unreadable.
+    static func printable(_ text: some StringProtocol) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\t" && needsEscape($0) }) else { return String(text) }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar != "\t" && needsEscape(scalar) { result += escape(scalar) } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
     }
 
     static func oneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        printable(lines(of: text).joined(separator: " "))
     }
 
     /// Words a YAML reader could take for something else than text.
     static let specialWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
 
     /// `text` as a YAML scalar: plain when it is an identifier-like word, double-quoted otherwise.
+    ///
+    /// The double-quoted form holds any text exactly: every character a YAML reader would
+    /// change or refuse is escaped (line breaks, tabs, C0 and C1 controls, the characters YAML 1.1
+    /// takes for line breaks, U+0085, U+2028 and U+2029, and the non-characters libyaml rejects).
     static func scalar(_ text: String, forceQuotes: Bool = false) -> String {
         let isPlain =
             !forceQuotes && !text.isEmpty && !specialWords.contains(SQLName.fold(text))
@@ -124,25 +167,46 @@ enum SchemaYAMLWriter {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex
+            case _ where needsEscape(scalar): result += escape(scalar)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
     }
 
+    /// Characters a YAML reader would not give back as they are when written raw: controls
+    /// (but tab and line feed, which the callers treat themselves), what YAML 1.1 reads as a
+    /// line break, and what libyaml's reader refuses as not printable.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
+    /// A double-quoted escape for `scalar`: `\xHH` or `\uHHHH`.
+    static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        if scalar.value <= 0xFF { return "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex }
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// SQL as a literal block (`|-`) when it spans lines and the block keeps it exactly,
-    /// double-quoted otherwise.
+    /// double-quoted otherwise: a block cannot hold a line indented with a tab (YAML forbids
+    /// tabs in indentation), a first line that starts with white space, a line of white space
+    /// only, a carriage return, a trailing line break or a character that needs an escape.
     static func sqlText(_ sql: String, indent: String) -> String {
-        let lines = sql.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.lines(of: sql).map(\.unicodeScalars)
+        // Scalar by scalar: a space followed by a combining mark is one `Character`.
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
         let blockKeepsIt =
-            lines.count > 1 && !sql.hasSuffix("\n") && !(lines.first?.hasPrefix(" ") ?? true)
-            && !(lines.first?.hasPrefix("\t") ?? true) && !(lines.first?.isEmpty ?? true)
-            && !sql.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F }
-            && !lines.contains { !$0.isEmpty && $0.allSatisfy { $0 == " " || $0 == "\t" } }
+            lines.count > 1 && sql.unicodeScalars.last != "\n" && lines[0].first.map(isBlank) == false
+            && !sql.unicodeScalars.contains { $0 == "\r" || needsEscape($0) }
+            && !lines.contains { line in line.prefix(while: isBlank).contains("\t") }
+            && !lines.contains { !$0.isEmpty && $0.allSatisfy(isBlank) }
         guard blockKeepsIt else { return scalar(sql, forceQuotes: true) }
-        return "|-\n" + lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+        return "|-\n" + lines.map { $0.isEmpty ? "" : indent + String($0) }.joined(separator: "\n")
     }
 }

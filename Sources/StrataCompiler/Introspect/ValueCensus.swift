@@ -14,6 +14,8 @@ struct ColumnCensus: Hashable, Sendable {
     var unreadable: [String] = []
     /// How many values the tentative type cannot read.
     var unreadableCount = 0
+    /// The smallest and largest number of a date column (nil when it holds none).
+    var numberRange: ClosedRange<Double>?
 }
 
 /// Takes the census of a table: one scan for the storage classes of all its columns, then one
@@ -84,6 +86,12 @@ enum ValueCensus {
             }
             census.unreadableCount = count
             census.unreadable = bad
+            if isDate, census.integers + census.reals > 0,
+                let row = try conn.fetchOne(sql: "SELECT min(\(name)), max(\(name))" + from + " WHERE typeof(\(name)) IN ('integer', 'real')"),
+                let low = try row.get(0, as: Double?.self), let high = try row.get(1, as: Double?.self), low <= high
+            {
+                census.numberRange = low...high
+            }
         default:
             break
         }
@@ -114,6 +122,16 @@ struct TypeChoice: Hashable, Sendable {
         return "double"  // NUMERIC, DECIMAL(10, 2) …
     }
 
+    /// What the numbers of a date column count, when it is not seconds since 1970: Julian day
+    /// numbers (2,400,000 … 2,600,000: years 1858–2406; as Unix seconds, late January 1970) or
+    /// milliseconds since 1970 (more than 10^11: as seconds, after the year 5138). nil when they
+    /// read as Unix seconds.
+    static func numericDateGuess(_ range: ClosedRange<Double>) -> String? {
+        if range.lowerBound >= 2_400_000 && range.upperBound <= 2_600_000 { return "Julian day numbers" }
+        if range.lowerBound > 100_000_000_000 { return "milliseconds since 1970" }
+        return nil
+    }
+
     /// The type for a column declared `declared` whose values are `census`.
     static func choose(declared: String, census: ColumnCensus?) -> TypeChoice {
         let census = census ?? ColumnCensus()
@@ -129,6 +147,14 @@ struct TypeChoice: Hashable, Sendable {
             if census.unreadableCount == 0 { return TypeChoice(keyword: "bool") }
             return fallback("holds \(census.unreadableCount) value(s) that are not 0 or 1 (\(examples))")
         case "date", "uuid":
+            if tentative == "date", census.unreadableCount == 0, let range = census.numberRange, let other = numericDateGuess(range) {
+                // Strata reads a number in a date column as Unix seconds: these would read wrong.
+                let shownRange = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) … \(range.upperBound)"
+                return TypeChoice(
+                    keyword: "double",
+                    warning:
+                        "declared \(shown) and holds numbers (\(shownRange)) that look like \(other), not the Unix seconds Strata reads a number in a date column as; typed double (the numbers as stored) so that no date reads wrong")
+            }
             if census.unreadableCount == 0 { return TypeChoice(keyword: tentative) }
             return fallback("holds \(census.unreadableCount) value(s) Strata cannot read as \(tentative == "date" ? "dates" : "UUIDs") (\(examples))")
         case "int":

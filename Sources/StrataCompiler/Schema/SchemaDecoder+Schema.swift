@@ -56,6 +56,15 @@ extension SchemaDecoder {
             schema.tables.append(table)
             sources.append(source)
         }
+        // An optional primary key (SQLite's legacy NULL-able key) only in a table that is not STRICT.
+        for (table, source) in zip(schema.tables, sources) where table.isStrict(in: schema) {
+            for name in table.primaryKey {
+                guard let index = table.columns.firstIndex(where: { $0.name == name }), table.columns[index].isOptional,
+                    index < source.columns.count
+                else { continue }
+                error(source.columns[index].keyLocation, "primary key column '\(name)' cannot be optional")
+            }
+        }
         if schema.targetsPostgres { checkPostgres(schema, tables: pairs) }
         return schema
     }

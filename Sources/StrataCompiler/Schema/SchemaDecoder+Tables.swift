@@ -149,7 +149,15 @@ extension SchemaDecoder {
         }
         for name in table.primaryKey {
             guard let index = table.columns.firstIndex(where: { $0.name == name }) else { continue }
-            if table.columns[index].isOptional {
+            // SQLite lets a primary key column of a rowid table that is not STRICT hold NULL unless
+            // it says NOT NULL (a legacy quirk: sqlite.org/lang_createtable.html#the_primary_key);
+            // an adopted database that has such a key declares it optional, as it is.
+            // (A schema whose `options` make the table STRICT is refused with the tables.)
+            // (`INTEGER PRIMARY KEY` is the rowid, never NULL.)
+            let column = table.columns[index]
+            let legacyNullable = !table.isWithoutRowid && table.strict != true && table.primaryKey.count == 1
+                && (column.sqlType ?? column.type.sqlType).uppercased() != "INTEGER"
+            if table.columns[index].isOptional && !legacyNullable {
                 error(source.columns[index].keyLocation, "primary key column '\(name)' cannot be optional")
             }
         }

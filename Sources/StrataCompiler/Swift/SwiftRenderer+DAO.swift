@@ -130,7 +130,13 @@ extension SwiftRenderer {
             out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
             out.line("@discardableResult")
             out.block("public func delete(_ record: \(record)) throws -> Bool") { out in
-                out.line("try delete(\(keyArguments))")
+                if plan.keyColumns.count == 1, let key = plan.keyColumns.first, key.isOptional {
+                    // An adopted table that is not STRICT may have a key that allows NULL: such a row has no key to name.
+                    out.line("guard let key = record.\(key.swiftName) else { return false }")
+                    out.line("return try delete(\(SwiftNames.argumentLabel(key.name)): key)")
+                } else {
+                    out.line("try delete(\(keyArguments))")
+                }
             }
             out.line()
             out.line("/// Deletes the row with this key; false when there was none.")
