@@ -195,7 +195,8 @@ extension StrataCLITests {
     /// to, with the `strata-postgres` command that has it: the same arguments, quoted for the
     /// shell, the URL's password masked (an error message ends up in CI logs).
     @Test func urlWithoutPostgresSupportNamesTheStrataPostgresCommand() throws {
-        let dir = try initialized().url
+        let workspace = try initialized()
+        let dir = workspace.url
         let url = "postgres://app:s3cret@db.example:5432/shop"
         for (subcommand, extra) in [("migrate", " --to 1"), ("status", "")] {
             let arguments = [subcommand, "Shop.schema.yml", "--url", url] + extra.split(separator: " ").map(String.init)
@@ -214,5 +215,6 @@ extension StrataCLITests {
         let result = try strata("status", spaced, "--url", "postgres://localhost/x", in: dir)
         let quoted = "'" + spaced.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
         #expect(result.stderr.hasSuffix("  swift run strata-postgres status \(quoted) --url postgres://localhost/x\n"), "\(result.stderr)")
+        withExtendedLifetime(workspace) {}
     }
 }
