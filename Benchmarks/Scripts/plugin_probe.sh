@@ -42,7 +42,9 @@ fi
 [ "$phase" = --setup-only ] && exit 0
 # The plugin's output of the first package becomes a plain source of the second.
 (cd "$probe/with" && swift build > "$out/plugin-probe-with-first.log" 2>&1)
-cp "$(find "$probe/with/.build" -name Bench.strata.swift | head -1)" "$probe/without/Sources/Probe/Bench.swift"
+generated=$(find "$probe/with/.build/plugins/outputs" -name "Bench*.swift" | head -1)
+[ -n "$generated" ] || { echo "the plugin wrote no Bench*.swift under $probe/with/.build/plugins/outputs" >&2; exit 1; }
+cp "$generated" "$probe/without/Sources/Probe/Bench.swift"
 (cd "$probe/without" && swift build > "$out/plugin-probe-without-first.log" 2>&1)
 rm -f "$out/plugin.json"
 python3 "$bench/Scripts/timeit.py" "$out/plugin.json" "no-change build, with plugin" 10 2 "" "cd $probe/with && swift build"
