@@ -133,28 +133,26 @@ import Testing
     /// swift-crypto or postgres-nio (issue 29).
     func runsEverySubcommandAndBuildsNoNIO(_ package: URL) async throws {
         let schema = "Sources/ShopApp/Shop.schema.yml"
-        var result = try await Self.swiftPackage(["strata", "check", "--format", "json", schema], in: package)
-        #expect(result.status == 0, "swift package strata check failed:\n\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("[\n\n]") || result.stdout.contains("[]"), "\(result.stdout)")
         try "database: Broken\ntables:\n  T:\n    columns:\n      id: { type: integr, primaryKey: true }\n"
             .write(to: package.appendingPathComponent("Broken.schema.yml"), atomically: true, encoding: .utf8)
-        result = try await Self.swiftPackage(["strata", "check", "Broken.schema.yml"], in: package)
+        // Each `swift package` call relinks the tool (seconds; a minute on a loaded machine): few calls.
+        var result = try await Self.swiftPackage(["strata", "check", "Broken.schema.yml"], in: package)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("Broken.schema.yml:5:"), "\(result.stderr)")
+        // SwiftPM forwards a command plugin's standard error to its standard output.
+        #expect(result.stdout.contains("Broken.schema.yml:5:"), "\(result.stdout)\n\(result.stderr)")
         // No permission flag: it writes where the shell's relative path says.
         result = try await Self.swiftPackage(["strata", "generate", schema, "--output", "generated"], in: package)
         #expect(result.status == 0, "swift package strata generate failed:\n\(result.stdout)\n\(result.stderr)")
         let generated = try String(contentsOf: package.appendingPathComponent("generated/Shop.swift"), encoding: .utf8)
         #expect(generated.contains("struct Customer"), "\(generated.prefix(400))")
-        result = try await Self.swiftPackage(["strata", "status", schema, "--database", "shop.sqlite"], in: package)
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("'strata migrate \(schema) --database shop.sqlite' creates it"), "\(result.stderr)")
         result = try await Self.swiftPackage(["strata", "migrate", schema, "--database", "shop.sqlite"], in: package)
         #expect(result.status == 0, "swift package strata migrate failed:\n\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("0001_initial"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent("shop.sqlite").path))
         // The plugin's tool has no PostgreSQL; it names the command that has.
         result = try await Self.swiftPackage(["strata", "status", schema, "--url", "postgres://localhost/shop"], in: package)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("  swift run strata-postgres status \(schema) --url postgres://localhost/shop"), "\(result.stderr)")
+        #expect(result.stdout.contains("  swift run strata-postgres status \(schema) --url postgres://localhost/shop"), "\(result.stdout)\n\(result.stderr)")
 
         result = try await Self.swiftBuild(in: package)
         #expect(result.status == 0, "swift build failed:\n\(result.stdout)\n\(result.stderr)")
