@@ -163,9 +163,12 @@ import Testing
     }
 
     /// A target of the PostgreSQL client's stack: SwiftNIO, BoringSSL, swift-crypto, postgres-nio
-    /// and what they bring (atomics, metrics, service-lifecycle, swift-log).
+    /// and what they bring (asn1, atomics, collections, async-algorithms, metrics,
+    /// service-lifecycle, swift-log); the same list as Benchmarks/Scripts/buildcost.py.
     static func isServerStackTarget(_ name: String) -> Bool {
-        ["NIO", "BoringSSL", "Crypto", "Postgres", "Atomics", "Metrics", "Lifecycle", "Logging"].contains { name.contains($0) }
+        ["NIO", "BoringSSL", "Crypto", "CXKCP", "ASN1", "Postgres", "ConnectionPool", "Atomics", "Collections",
+         "DequeModule", "ContainersPreview", "AsyncAlgorithms", "Metrics", "Lifecycle", "UnixSignals",
+         "ConcurrencyHelpers", "Logging"].contains { name.contains($0) }
     }
 
     /// The targets a build under `scratch` compiled: the `<Target>.build` folders (any platform,
