@@ -8,9 +8,14 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         // The PostgreSQL runtime (postgres-nio): a product of its own, so SQLite-only users build no NIO.
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
+        // The `strata` command. `strata` builds no SwiftNIO (SQLite only, seconds to build);
+        // `strata-postgres` is the same command with `migrate --url`/`status --url` over StrataPostgres.
         .executable(name: "strata", targets: ["StrataMain"]),
+        .executable(name: "strata-postgres", targets: ["StrataPostgresMain"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .plugin(name: "StrataMigrationPlugin", targets: ["StrataMigrationPlugin"]),
+        // `swift package strata <subcommand> …`: every subcommand, nothing on PATH.
+        .plugin(name: "StrataCommandPlugin", targets: ["StrataCommandPlugin"]),
     ],
     // Which SQLite the runtime links: the system's libsqlite3 (default), or SQLCipher for
     // encryption at rest (`swift build --traits SQLCipher`, docs/Encryption.md).
@@ -68,10 +73,15 @@ let package = Package(
             ],
             path: "Sources/StrataCLI"
         ),
-        // The `strata` executable product.
-        // The `strata` executable: the commands, with `--url postgres://…` over StrataPostgres. The
-        // plugins' tool below does without, so SQLite-only packages build no NIO.
-        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands", "StrataPostgres"]),
+        // The `strata` executable: the commands without PostgreSQL, so `swift run strata …` builds
+        // no SwiftNIO, BoringSSL or swift-crypto (given `--url` it names the `strata-postgres` command).
+        // A second executable rather than a `Postgres` trait: a trait of a dependency can only be
+        // enabled in the user's manifest (`swift run --traits` applies to the root package alone),
+        // `--traits Postgres` drops the default SystemSQLite trait, and switching traits rebuilds
+        // every target of the package (docs/CLI.md, "PostgreSQL").
+        .executableTarget(name: "StrataMain", dependencies: ["StrataCommands"]),
+        // The `strata-postgres` executable: the same command with `--url postgres://…`.
+        .executableTarget(name: "StrataPostgresMain", dependencies: ["StrataCommands", "StrataPostgres"]),
         // The same command as the plugins' tool. It is a target of its own, in no declared product,
         // because SwiftPM cannot give a plugin an executable target that a product of another name
         // ships ("no product named …", swiftlang/swift-package-manager#8831).
@@ -92,6 +102,14 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "strata-migration", description: "Write the next migration of a schema, or verify its migrations."),
                 permissions: [.writeToPackageDirectory(reason: "writes <Name>.migrations/NNNN_name.sql beside the schema")]
+            ),
+            dependencies: [.target(name: "StrataPluginTool")]
+        ),
+        // No permission declared, so `swift package strata check …` needs no flag (see the plugin).
+        .plugin(
+            name: "StrataCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "strata", description: "Run a strata subcommand: check, generate, migration, migrate, status, introspect, diagram.")
             ),
             dependencies: [.target(name: "StrataPluginTool")]
         ),

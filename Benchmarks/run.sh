@@ -6,8 +6,13 @@
 #   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness)
 #   Benchmarks/run.sh --skip-probe  everything but the plugin probe (which builds two packages)
 #   Benchmarks/run.sh --quick    everything at tiny sizes, debug builds, BenchOne instead of the
-#                                harness, no plugin probe, callgrind on every workload: a check
-#                                that the whole pipeline works (CI runs it), not figures
+#                                harness, no plugin probe, no build cost, callgrind on every
+#                                workload: a check that the whole pipeline works (CI runs it), not figures
+#   Benchmarks/run.sh --build-cost [REF]  only the first hour's build cost (Scripts/build_cost.sh:
+#                                the README's first command and a user package's builds in a fresh
+#                                clone at REF, default HEAD, and the plugin probe); writes
+#                                results/build-cost-<commit>/report.md. The full run does it too
+#                                (at HEAD: commit first), unless --skip-probe.
 # Needs python3 (timings: Scripts/timeit.py); valgrind for the instruction counts (skipped with a note when missing).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,14 +20,51 @@ cd "$(dirname "$0")"
 quick=0
 runtime_only=0
 probe=1
-for arg in "$@"; do
-    case "$arg" in
+build_cost_only=0
+build_cost_ref=HEAD
+while [ $# -gt 0 ]; do
+    case "$1" in
         --quick) quick=1 ;;
         --runtime) runtime_only=1 ;;
         --skip-probe) probe=0 ;;
-        *) echo "usage: run.sh [--quick] [--runtime] [--skip-probe]" >&2; exit 2 ;;
+        --build-cost)
+            build_cost_only=1
+            if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then build_cost_ref=$2; shift; fi ;;
+        *) echo "usage: run.sh [--quick] [--runtime] [--skip-probe] [--build-cost [REF]]" >&2; exit 2 ;;
     esac
+    shift
 done
+
+machine_lines() {
+    echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "nproc:   $(nproc)"
+    echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+    echo "memory:  $(free -g | awk '/Mem:/ {print $2 " GiB"}')"
+    echo "swift:   $(swift --version 2>/dev/null | head -1)"
+    echo "kernel:  $(uname -sr)"
+}
+
+if [ "$build_cost_only" = 1 ]; then
+    out=results/build-cost-$(git rev-parse --short "$build_cost_ref")
+    mkdir -p "$out"
+    rm -f "$out"/*.json "$out"/*.md "$out"/*.txt "$out"/*.log
+    machine_lines > "$out/machine.txt"
+    echo "== build cost at $build_cost_ref" >&2
+    Scripts/build_cost.sh "$out" "$build_cost_ref"
+    {
+        echo "### The first hour: build cost in a fresh clone (warm package cache)"
+        echo
+        python3 Scripts/buildcost.py report "$out/build-cost.json"
+        echo
+        python3 Scripts/report.py --plugin-only "$out"
+        echo
+        echo '```'
+        cat "$out/machine.txt"
+        echo '```'
+    } > "$out/report.md"
+    cat "$out/report.md"
+    exit 0
+fi
 
 scratch=.build-bench
 if [ "$quick" = 1 ]; then
@@ -122,11 +164,12 @@ if [ "$runtime_only" = 0 ]; then
         done
         echo "$n tables: $(wc -l < "$dir/Big.schema.yml") lines of YAML, $(wc -l < "$dir/Big.swift") lines of Swift" >> "$out/generate-sizes.txt"
     done
-    # 4. What the plugin adds to a no-change build (two small packages, each built once first:
-    #    minutes, so not in quick mode).
+    # 4. The first hour's build cost in a fresh clone at HEAD (the README's first command, a user
+    #    package's cold build) and what the plugin adds to a no-change build (the plugin probe,
+    #    on that clone): minutes, so not in quick mode.
     if [ "$quick" = 0 ] && [ "$probe" = 1 ]; then
-        echo "== plugin probe" >&2
-        Scripts/plugin_probe.sh "$out"
+        echo "== build cost and plugin probe" >&2
+        Scripts/build_cost.sh "$out" HEAD
     fi
     # 5. Instructions, raw C against Strata, for every runtime workload (valgrind's callgrind:
     #    the same count under any load, so these are the figures of record). Quick mode counts

@@ -6,9 +6,11 @@ non-zero when the harness's results are missing or incomplete, so CI notices."""
 import json
 import os
 import re
+import subprocess
 import sys
 
-folder = sys.argv[1]
+plugin_only = sys.argv[1] == "--plugin-only"
+folder = sys.argv[-1]
 TITLES = {
     "fetchItems": "1. fetch rows × 10 ints",
     "insertItems": "2. insert rows × 10 ints, one transaction",
@@ -80,6 +82,24 @@ def parse_bench_one(path):
             results[(m.group(1), m.group(2))] = {"p0": float(m.group(4)), "p50": float(m.group(3)), "iterations": int(m.group(5))}
     return results
 
+
+def plugin_table():
+    plugin = os.path.join(folder, "plugin.json")
+    if os.path.exists(plugin):
+        print("\n### The build plugin on a no-change debug build\n")
+        print("| what | median | fastest | mean ± σ | user CPU |")
+        print("|:--|--:|--:|--:|--:|")
+        runs = {r["command"]: r for r in json.load(open(plugin))["results"]}
+        for r in runs.values():
+            print(f"| {r['command']} | {r['median']:.3f} s | {r['min']:.3f} s | {r['mean']:.3f} ± {r['stddev']:.3f} s | {r['user']:.3f} s |")
+        w, wo = runs.get("no-change build, with plugin"), runs.get("no-change build, without plugin")
+        if w and wo:
+            print(f"| **added by the plugin** | **{w['median'] - wo['median']:+.3f} s** | {w['min'] - wo['min']:+.3f} s | | {w['user'] - wo['user']:+.3f} s |")
+
+
+if plugin_only:
+    plugin_table()
+    sys.exit(0)
 
 harness = os.path.join(folder, "benchmark.md")
 bench_one = os.path.join(folder, "bench-one.txt")
@@ -192,17 +212,13 @@ if os.path.exists(generate):
     if os.path.exists(generate_sizes):
         print("\n" + "\n".join(f"- {line.strip()}" for line in open(generate_sizes) if line.strip()))
 
-plugin = os.path.join(folder, "plugin.json")
-if os.path.exists(plugin):
-    print("\n### The build plugin on a no-change debug build\n")
-    print("| what | median | fastest | mean ± σ | user CPU |")
-    print("|:--|--:|--:|--:|--:|")
-    runs = {r["command"]: r for r in json.load(open(plugin))["results"]}
-    for r in runs.values():
-        print(f"| {r['command']} | {r['median']:.3f} s | {r['min']:.3f} s | {r['mean']:.3f} ± {r['stddev']:.3f} s | {r['user']:.3f} s |")
-    w, wo = runs.get("no-change build, with plugin"), runs.get("no-change build, without plugin")
-    if w and wo:
-        print(f"| **added by the plugin** | **{w['median'] - wo['median']:+.3f} s** | {w['min'] - wo['min']:+.3f} s | | {w['user'] - wo['user']:+.3f} s |")
+build_cost = os.path.join(folder, "build-cost.json")
+if os.path.exists(build_cost) and not plugin_only:
+    print("\n### The first hour: build cost in a fresh clone (warm package cache)\n")
+    sys.stdout.flush()
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "buildcost.py"), "report", build_cost], check=True)
+
+plugin_table()
 
 machine = os.path.join(folder, "machine.txt")
 if os.path.exists(machine):

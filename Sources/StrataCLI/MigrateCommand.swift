@@ -23,7 +23,7 @@ extension StrataCommand {
         @Option(name: .long, help: "The SQLite database file (created when missing).")
         var database: String?
 
-        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db, several hosts for failover): apply the schema's PostgreSQL migrations there.")
+        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db, several hosts for failover): apply the schema's PostgreSQL migrations there (strata-postgres only).")
         var url: String?
 
         @Option(name: .long, help: "Migrate up to this version instead of the latest.")

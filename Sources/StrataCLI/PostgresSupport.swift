@@ -5,10 +5,10 @@ import StrataCompiler
 
 /// What `strata migrate --url` and `strata status --url` need from PostgreSQL.
 ///
-/// The `strata` executable implements it over StrataPostgres and passes it to
-/// ``StrataCommand/main(postgres:)``. The build plugins' copy of the command (StrataPluginTool)
-/// has none, so building a SQLite-only package builds nothing of SwiftNIO; given `--url` it says
-/// so.
+/// The `strata-postgres` executable implements it over StrataPostgres and passes it to
+/// ``StrataCommand/main(postgres:)``. The `strata` executable and the plugins' copy of the command
+/// (StrataPluginTool) have none, so building them builds nothing of SwiftNIO; given `--url` they
+/// print the `swift run strata-postgres …` command that has it.
 public protocol PostgresMigrationTool: Sendable {
     /// The migration status of the database at `url` for `migrations`.
     func status(url: String, migrations: [Migration]) async throws -> PostgresMigrationStatus
@@ -99,13 +99,28 @@ func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async throws ->
 
 /// The PostgreSQL side of `migrate` and `status`.
 enum PostgresCommands {
-    /// The registered tool, or an error that says this build has none.
+    /// The registered tool, or an error that says this build has none and gives the command
+    /// that has it.
     static func tool() throws -> any PostgresMigrationTool {
         guard let tool = PostgresToolRegistry.shared.current else {
-            printError("error: this build of strata has no PostgreSQL support (the build plugins' copy); run the 'strata' executable")
+            printError("error: this strata has no PostgreSQL support (so that building it builds no SwiftNIO); --url needs the strata-postgres command:")
+            printError("  \(postgresCommand(CommandLine.arguments.dropFirst()))")
             throw ExitCode(1)
         }
         return tool
+    }
+
+    /// `swift run strata-postgres` with `arguments`, quoted for a POSIX shell, a URL's password
+    /// shown as `***` (an error message ends up in logs).
+    static func postgresCommand<Arguments: Sequence<String>>(_ arguments: Arguments) -> String {
+        (["swift", "run", "strata-postgres"] + arguments.map { shellQuoted(display($0)) }).joined(separator: " ")
+    }
+
+    /// `text` as one word of a POSIX shell command line.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,")
+        if !text.isEmpty, text.allSatisfy(plain.contains) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The PostgreSQL migrations of a schema whose `dialects` include postgres, or exits with 1.
@@ -138,8 +153,8 @@ enum PostgresCommands {
 
     /// `strata migrate <schema> --url …`.
     static func migrate(schemaPath: String, url: String, upTo target: Int?, dryRun: Bool) throws {
-        let migrations = try migrations(schemaPath: schemaPath)
         let tool = try tool()
+        let migrations = try migrations(schemaPath: schemaPath)
         let name = display(url)
         let latest = migrations.last?.version ?? 0
         if let target, target > latest {
@@ -188,8 +203,8 @@ enum PostgresCommands {
 
     /// `strata status <schema> --url …`.
     static func status(schemaPath: String, url: String) throws {
-        let migrations = try migrations(schemaPath: schemaPath)
         let tool = try tool()
+        let migrations = try migrations(schemaPath: schemaPath)
         do {
             let status = try runBlocking { try await tool.status(url: url, migrations: migrations) }
             print("database: \(display(url))")

@@ -21,7 +21,7 @@ extension StrataCommand {
         @Option(name: .long, help: "The SQLite database file.")
         var database: String?
 
-        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db): show its PostgreSQL migration status.")
+        @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db): show its PostgreSQL migration status (strata-postgres only).")
         var url: String?
 
         func validate() throws {

@@ -1,4 +1,5 @@
 import StrataCommands
 
-// The `strata` executable: everything lives in StrataCommands; PostgresTool adds `--url`.
-StrataCommand.main(postgres: PostgresTool())
+// The `strata` executable: everything lives in StrataCommands. No PostgreSQL here, so that
+// building it builds no SwiftNIO; `strata-postgres` (StrataPostgresMain) adds `--url`.
+StrataCommand.main()

@@ -238,12 +238,45 @@ struct ShopPostgresTests {
         let again = try StrataCLI.run(["migrate", schema, "--url", url])
         #expect(again.output.contains("is up to date at version 3"))
     }
+
+    /// `strata` builds no SwiftNIO, so it has no `--url`: it refuses, touches nothing, and prints
+    /// the `strata-postgres` command that has it (the password masked); that command works.
+    @Test func strataWithoutPostgresNamesTheCommandThatHasIt() async throws {
+        let server = try PostgresTestServer.current()
+        let url = try await emptyDatabaseURL(server)
+        let schema = Self.fixtures.appendingPathComponent("Shop.schema.yml").path
+        for arguments in [["migrate", schema, "--url", url, "--to", "1"], ["status", schema, "--url", url]] {
+            let plain = try StrataExecutable.run(arguments)
+            #expect(plain.status == 1, "\(plain.stdout)\n\(plain.stderr)")
+            #expect(plain.stdout.isEmpty, "\(plain.stdout)")
+            let lines = plain.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("error: this strata has no PostgreSQL support") == true, "\(plain.stderr)")
+            let masked = PostgresCommandsDisplay.masked(url)
+            #expect(lines.last == "  swift run strata-postgres \(arguments.map { $0 == url ? masked : $0 }.joined(separator: " "))",
+                    "\(plain.stderr)")
+        }
+        // Nothing was applied: the command it named applies all of migration 1, from version 0.
+        let named = try StrataCLI.run(["migrate", schema, "--url", url, "--to", "1"])
+        #expect(named.status == 0, "\(named.error)")
+        #expect(named.output.contains("applied 0001_initial"), "\(named.output)")
+    }
 }
 
-/// The `strata` executable the package built, beside this test bundle.
+/// A URL as the CLI's messages show it: the password as `***`.
+enum PostgresCommandsDisplay {
+    static func masked(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+}
+
+/// The `strata-postgres` executable the package built, beside this test bundle (plain
+/// `swift build --build-tests` builds it with every other product, so this runs under plain
+/// `swift test` with no trait and no second build).
 enum StrataCLI {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let result = try StrataExecutable.run(arguments)
+        let result = try StrataExecutable.run(arguments, postgres: true)
         return (result.status, result.stdout, result.stderr)
     }
 }

@@ -17,25 +17,33 @@ public enum StrataExecutable {
         }
     }
 
-    /// The executable in the build products directory that holds this test bundle, or nil.
-    public static let url: URL? = {
+    /// The `strata` executable in the build products directory that holds this test bundle, or nil.
+    public static let url: URL? = find("strata")
+
+    /// The `strata-postgres` executable (the command with `--url`) beside the test bundle, or nil.
+    public static let postgresURL: URL? = find("strata-postgres")
+
+    /// The executable `name` in the build products directory that holds this test bundle, or nil.
+    static func find(_ name: String) -> URL? {
         var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
         starts += Bundle.allBundles.map(\.bundleURL)
         for start in starts {
             var directory = start
             for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("strata")
+                let candidate = directory.appendingPathComponent(name)
                 if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
                 directory.deleteLastPathComponent()
             }
         }
         return nil
-    }()
+    }
 
-    /// Runs `strata` with `arguments` (in `directory` when given) to completion.
-    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-        guard let url else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the strata executable was not found beside the test bundle"])
+    /// Runs `strata` (or, with `postgres`, `strata-postgres`) with `arguments` (in `directory`
+    /// when given) to completion.
+    public static func run(_ arguments: [String], in directory: URL? = nil, postgres: Bool = false) throws -> Result {
+        let name = postgres ? "strata-postgres" : "strata"
+        guard let url = postgres ? postgresURL : url else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the \(name) executable was not found beside the test bundle"])
         }
         let process = Process()
         process.executableURL = url

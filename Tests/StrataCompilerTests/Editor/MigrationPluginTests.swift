@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The `strata-migration` command plugin, run the way a user runs it: in a fresh package that
-/// depends on this one by path, with `swift package … strata-migration`. It is a nested SwiftPM
+/// The `strata-migration` and `strata` command plugins, run the way a user runs them: in a fresh
+/// package that depends on this one by path, with `swift package … strata-migration` and
+/// `swift package strata …`; then the package's own build, which must compile no NIO target. It is a nested SwiftPM
 /// build (minutes on a small machine), so it runs under `CI=true` (which `.ci/run` sets) or with
 /// `STRATA_PLUGIN_TEST=1`, and is skipped otherwise.
 @Suite(.serialized) struct MigrationPluginTests {
@@ -112,6 +113,8 @@ import Testing
         #expect(result.status == 0, "strata-migration verify failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("ok: 1 migration(s)"), "\(result.stdout)")
 
+        try await runsEverySubcommandAndBuildsNoNIO(package)
+
         // A schema that no longer matches its migrations fails verify, naming the command to run.
         try (Self.schema + "\n      phone: text?\n").write(
             to: package.appendingPathComponent("Sources/ShopApp/Shop.schema.yml"), atomically: true, encoding: .utf8)
@@ -123,5 +126,85 @@ import Testing
         result = try await Self.swiftPackage(plugin + ["bogus"], in: package)
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("usage: swift package"), "\(result.stderr)")
+    }
+
+    /// `swift package strata <subcommand>` (the StrataCommandPlugin: nothing on PATH), then the
+    /// app's build through the build plugin; neither compiles a target of SwiftNIO, BoringSSL,
+    /// swift-crypto or postgres-nio (issue 29).
+    func runsEverySubcommandAndBuildsNoNIO(_ package: URL) async throws {
+        let schema = "Sources/ShopApp/Shop.schema.yml"
+        try "database: Broken\ntables:\n  T:\n    columns:\n      id: { type: integr, primaryKey: true }\n"
+            .write(to: package.appendingPathComponent("Broken.schema.yml"), atomically: true, encoding: .utf8)
+        // Each `swift package` call relinks the tool (seconds; a minute on a loaded machine): few calls.
+        var result = try await Self.swiftPackage(["strata", "check", "Broken.schema.yml"], in: package)
+        #expect(result.status != 0)
+        // SwiftPM forwards a command plugin's standard error to its standard output.
+        #expect(result.stdout.contains("Broken.schema.yml:5:"), "\(result.stdout)\n\(result.stderr)")
+        // No permission flag: it writes where the shell's relative path says.
+        result = try await Self.swiftPackage(["strata", "generate", schema, "--output", "generated"], in: package)
+        #expect(result.status == 0, "swift package strata generate failed:\n\(result.stdout)\n\(result.stderr)")
+        let generated = try String(contentsOf: package.appendingPathComponent("generated/Shop.swift"), encoding: .utf8)
+        #expect(generated.contains("struct Customer"), "\(generated.prefix(400))")
+        result = try await Self.swiftPackage(["strata", "migrate", schema, "--database", "shop.sqlite"], in: package)
+        #expect(result.status == 0, "swift package strata migrate failed:\n\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("0001_initial"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent("shop.sqlite").path))
+        // The plugin's tool has no PostgreSQL; it names the command that has.
+        result = try await Self.swiftPackage(["strata", "status", schema, "--url", "postgres://localhost/shop"], in: package)
+        #expect(result.status != 0)
+        #expect(result.stdout.contains("  swift run strata-postgres status \(schema) --url postgres://localhost/shop"), "\(result.stdout)\n\(result.stderr)")
+
+        result = try await Self.swiftBuild(in: package)
+        #expect(result.status == 0, "swift build failed:\n\(result.stdout)\n\(result.stderr)")
+        let compiled = try Self.compiledTargets(scratch: package.appendingPathComponent(".build-user"))
+        #expect(compiled.contains("Strata") && compiled.contains("ShopApp"), "\(compiled.sorted())")
+        let server = compiled.filter(Self.isServerStackTarget)
+        #expect(server.isEmpty, "a SQLite-only package compiled \(server.sorted()); all: \(compiled.sorted())")
+    }
+
+    /// A target of the PostgreSQL client's stack: SwiftNIO, BoringSSL, swift-crypto, postgres-nio
+    /// and what they bring (asn1, atomics, collections, async-algorithms, metrics,
+    /// service-lifecycle, swift-log); the same list as Benchmarks/Scripts/buildcost.py.
+    static func isServerStackTarget(_ name: String) -> Bool {
+        ["NIO", "BoringSSL", "Crypto", "CXKCP", "ASN1", "Postgres", "ConnectionPool", "Atomics", "Collections",
+         "DequeModule", "ContainersPreview", "AsyncAlgorithms", "Metrics", "Lifecycle", "UnixSignals",
+         "ConcurrencyHelpers", "Logging"].contains { name.contains($0) }
+    }
+
+    /// The targets a build under `scratch` compiled: the `<Target>.build` folders (any platform,
+    /// debug or release; `-tool` for the plugins' host copies) holding an object file. SwiftPM
+    /// also creates empty folders for targets it plans but does not compile.
+    static func compiledTargets(scratch: URL) throws -> Set<String> {
+        let manager = FileManager.default
+        var names: Set<String> = []
+        let roots = try manager.contentsOfDirectory(at: scratch, includingPropertiesForKeys: nil)
+        for root in roots {
+            for configuration in ["debug", "release"] {
+                let folder = root.appendingPathComponent(configuration)
+                guard let entries = try? manager.contentsOfDirectory(atPath: folder.path) else { continue }
+                for entry in entries where entry.hasSuffix(".build") {
+                    let files = manager.enumerator(atPath: folder.appendingPathComponent(entry).path)?.compactMap { $0 as? String } ?? []
+                    if files.contains(where: { $0.hasSuffix(".o") }) { names.insert(String(entry.dropLast(".build".count))) }
+                }
+            }
+        }
+        return names
+    }
+
+    /// `swift build` in the user package, with the same scratch directory and priority as
+    /// ``swiftPackage(_:in:)``.
+    static func swiftBuild(in package: URL) async throws -> ExternalTool.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SWIFTPM_") }
+                    environment["CI"] = nil
+                    let scratch = package.appendingPathComponent(".build-user").path
+                    return try ExternalTool.run("nice", ["-n", "19", "swift", "build", "--scratch-path", scratch],
+                                                in: package, environment: environment)
+                })
+            }
+            thread.start()
+        }
     }
 }

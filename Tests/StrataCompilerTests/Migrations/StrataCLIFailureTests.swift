@@ -189,3 +189,32 @@ extension StrataCLITests {
         #expect(try MigrationFiles.load(schemaPath: workspace.schemaPath).count == 1)
     }
 }
+
+extension StrataCLITests {
+    /// `strata` builds no SwiftNIO, so `--url` is refused before anything is read or connected
+    /// to, with the `strata-postgres` command that has it: the same arguments, quoted for the
+    /// shell, the URL's password masked (an error message ends up in CI logs).
+    @Test func urlWithoutPostgresSupportNamesTheStrataPostgresCommand() throws {
+        let workspace = try initialized()
+        let dir = workspace.url
+        let url = "postgres://app:s3cret@db.example:5432/shop"
+        for (subcommand, extra) in [("migrate", " --to 1"), ("status", "")] {
+            let arguments = [subcommand, "Shop.schema.yml", "--url", url] + extra.split(separator: " ").map(String.init)
+            let result = try StrataExecutable.run(arguments, in: dir)
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(result.stdout)")
+            #expect(!result.stderr.contains("s3cret"), "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(lines == [
+                "error: this strata has no PostgreSQL support (so that building it builds no SwiftNIO); --url needs the strata-postgres command:",
+                "  swift run strata-postgres \(subcommand) Shop.schema.yml --url 'postgres://app:***@db.example:5432/shop'\(extra)",
+            ], "\(result.stderr)")
+        }
+        // A path with a space and a quote comes out as one shell word.
+        let spaced = dir.appendingPathComponent("it's mine.schema.yml").path
+        let result = try strata("status", spaced, "--url", "postgres://localhost/x", in: dir)
+        let quoted = "'" + spaced.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        #expect(result.stderr.hasSuffix("  swift run strata-postgres status \(quoted) --url postgres://localhost/x\n"), "\(result.stderr)")
+        withExtendedLifetime(workspace) {}
+    }
+}
