@@ -71,5 +71,84 @@ import Testing
         #expect(try replica.read { try ArticleDAO($0).search("replica") }.map(\.title) == ["Local"])
         #expect(try replica.read { try ArticleDAO($0).search("words") }.map(\.title) == ["Search"])
     }
+
+    @Test func conflictsDeletesAndUpdatesOfSearchedColumnsKeepBothIndexes() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (source, replica) = try Self.pair(dir)
+        // Common history.
+        let seed = try source.recordChanges { conn in
+            let dao = ArticleDAO(conn)
+            for (title, summary) in [("alpha one", "red"), ("beta two", "green"), ("gamma three", nil), ("delta four", "blue")] {
+                _ = try dao.insert(Article(id: 0, title: title, summary: summary, stars: 1))
+            }
+        }
+        try replica.apply(seed, onConflict: .abort)
+        // Both sides edit the same rows (searched columns), delete and insert the same key.
+        let fromSource = try source.recordChanges { conn in
+            try conn.execute(sql: #"UPDATE "Article" SET title = 'alpha source' WHERE id = 1"#)
+            try conn.execute(sql: #"UPDATE "Article" SET summary = 'violet' WHERE id = 2"#)
+            try conn.execute(sql: #"DELETE FROM "Article" WHERE id = 3"#)
+            try conn.execute(sql: #"INSERT INTO "Article"(id, title, summary, stars) VALUES (9, 'omega source', 'x', 1)"#)
+        }
+        let fromReplica = try replica.recordChanges { conn in
+            try conn.execute(sql: #"UPDATE "Article" SET title = 'alpha replica' WHERE id = 1"#)
+            try conn.execute(sql: #"DELETE FROM "Article" WHERE id = 2"#)
+            try conn.execute(sql: #"UPDATE "Article" SET title = 'delta replica' WHERE id = 4"#)
+            try conn.execute(sql: #"INSERT INTO "Article"(id, title, summary, stars) VALUES (9, 'omega replica', 'y', 1)"#)
+        }
+        #expect(Set(fromSource.tables) == ["Article"])
+        // .abort: refused, nothing applied, the index intact.
+        #expect(throws: StrataError.self) { try replica.apply(fromSource, onConflict: .abort) }
+        try Self.checkIndex(replica)
+        // The source wins on the replica, the replica's edits lose on the source.
+        try replica.apply(fromSource, onConflict: .replace)
+        try source.apply(fromReplica, onConflict: .ignore)
+        for db in [source, replica] {
+            try Self.checkIndex(db)
+            for word in ["alpha", "source", "replica", "violet", "green", "gamma", "delta", "omega", "x", "y"] {
+                let (found, scanned) = try Self.searchAndScan(db, word)
+                #expect(found == scanned, "\(word)")
+            }
+        }
+        #expect(try replica.read { try ArticleDAO($0).search("alpha source") }.map(\.id) == [1])
+        #expect(try replica.read { try ArticleDAO($0).search("omega source") }.map(\.id) == [9])
+        #expect(try source.read { try ArticleDAO($0).search("delta replica") }.map(\.id) == [4])
+        #expect(try source.read { try ArticleDAO($0).search("omega replica") }.isEmpty)
+        // And back: the inverse of the source's changes, applied to the replica.
+        try replica.apply(try fromSource.inverted(), onConflict: .replace)
+        try Self.checkIndex(replica)
+    }
+
+    /// Observers of the replica see what `apply` wrote.
+    @Test func observersOfTheReplicaSeeTheAppliedRows() async throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (source, replica) = try Self.pair(dir)
+        var found = replica.observe { conn in try ArticleDAO(conn).search("observed").map(\.title) }.makeAsyncIterator()
+        #expect(try await found.next() == [])
+        let changes = try source.recordChanges { conn in
+            _ = try ArticleDAO(conn).insert(Article(id: 0, title: "observed", summary: nil, stars: 1))
+        }
+        try replica.apply(changes, onConflict: .abort)
+        #expect(try await found.next() == ["observed"])
+    }
+
+    /// The schema version travels with the changeset: a database at another version refuses it.
+    @Test func changesetFromAnotherSchemaVersionIsRefused() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (source, replica) = try Self.pair(dir)
+        let changes = try source.recordChanges { conn in
+            _ = try ArticleDAO(conn).insert(Article(id: 0, title: "versioned", summary: nil, stars: 1))
+        }
+        #expect(changes.schemaVersion == 1)
+        try replica.write { conn in try conn.execute(sql: "PRAGMA user_version = 2") }
+        let error = try #require(throws: StrataError.self) { try replica.apply(try Changeset(data: changes.data), onConflict: .replace) }
+        #expect(error.kind == .schemaMismatch)
+        #expect(error.message.contains("schema version 1"))
+        #expect(error.message.contains("schema version 2"))
+        #expect(try replica.read { try ArticleDAO($0).count() } == 0)
+    }
 }
 #endif
