@@ -106,8 +106,13 @@ extension Database {
     /// applied. It must have the changeset's tables with the same columns and primary keys
     /// (a table it lacks is skipped, as SQLite does). Changes to the shadow tables of a
     /// full-text index, to `strata_migrations` or to `sqlite_` tables (in changesets made by
-    /// Strata before it left them out) are skipped: the database's triggers keep its own
-    /// full-text indexes in step with the rows applied. With
+    /// Strata before it left them out) are skipped.
+    ///
+    /// Triggers do not fire while the changeset is applied: the changeset holds what the
+    /// source's triggers and `ON DELETE` actions changed already. Each full-text index over a
+    /// changed table is kept in step instead: the applied rows' entries are replaced with their
+    /// new values. A change the database already has (a row deleted by its own cascade) is
+    /// not a conflict. With
     /// ``Changeset/ConflictResolution/abort``, the first conflict throws a ``StrataError``
     /// with result code `SQLITE_ABORT` (4) and the database is left exactly as it was; so does
     /// any other failure. Observers of this database see the applied changes as they see any
@@ -135,6 +140,16 @@ extension Database {
                 }
             }
             let context = ApplyContext(resolution: resolution, leaveOut: try Self.unrecordedTables(conn))
+            // Triggers do not fire while a changeset is applied: what the source's triggers
+            // did is in the changeset already (as indirect changes), and firing them again
+            // would do it twice. Full-text indexes, which triggers keep, are kept here instead:
+            // the applied rows' entries are taken out before and put back after.
+            let reindex = try FullTextReindex(conn, changeset: changeset.sqliteChangeset)
+            try reindex.removeEntries(conn)
+            guard strata_db_config_int(conn.handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0) == SQLITE_OK else {
+                throw StrataError(sqliteCode: SQLITE_ERROR, db: conn.handle)
+            }
+            defer { _ = strata_db_config_int(conn.handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 1) }
             var copy = changeset.sqliteChangeset
             let code = withExtendedLifetime(context) {
                 copy.withUnsafeMutableBytes { bytes in
@@ -159,7 +174,130 @@ extension Database {
                 }
                 throw error
             }
+            try reindex.addEntries(conn)
             return context.conflicts
+        }
+    }
+}
+
+/// The full-text indexes (FTS5 tables with `content=` another table) over the tables a
+/// changeset changes, and the keys of the changed rows: ``Database/apply(_:onConflict:)`` takes
+/// those rows' entries out of each index before it applies the changeset and puts the rows'
+/// new values in after, with triggers off in between.
+private struct FullTextReindex {
+    struct Index {
+        /// The FTS5 table, its indexed columns, and the content table's rowid column.
+        var fts: String
+        var columns: [String]
+        var rowID: String
+    }
+
+    struct Rows {
+        var table: String
+        var indexes: [Index]
+        /// The content table's key columns, and each changed row's key values.
+        var keyColumns: [String]
+        var keys: [[DatabaseValue]] = []
+    }
+
+    var rows: [Rows] = []
+
+    init(_ conn: Connection, changeset: Data) throws {
+        var indexes: [String: (table: String, indexes: [Index])] = [:]
+        for row in try conn.fetch(
+            sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        {
+            let name: String = try row.get(0)
+            let sql: String = try row.get(1)
+            guard sql.lowercased().contains("fts5"), let content = Self.option("content", in: sql), !content.isEmpty else { continue }
+            let columns = try conn.fetch(sql: "SELECT name FROM pragma_table_info(?)", arguments: [name]).map { try $0.get(0, as: String.self) }
+            let index = Index(fts: name, columns: columns, rowID: Self.option("content_rowid", in: sql).map { SQLQuoting.identifier($0) } ?? "rowid")
+            indexes[SQLNames.fold(content), default: (content, [])].indexes.append(index)
+        }
+        guard !indexes.isEmpty, !changeset.isEmpty else { return }
+        var byTable: [String: Int] = [:]
+        var copy = changeset
+        try copy.withUnsafeMutableBytes { bytes in
+            var iterator: OpaquePointer?
+            var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
+            guard code == SQLITE_OK, let iterator else { throw StrataError(sqliteCode: code, db: nil) }
+            defer { sqlite3changeset_finalize(iterator) }
+            while sqlite3changeset_next(iterator) == SQLITE_ROW {
+                var table: UnsafePointer<CChar>?
+                var columnCount: Int32 = 0
+                var op: Int32 = 0
+                var indirect: Int32 = 0
+                code = sqlite3changeset_op(iterator, &table, &columnCount, &op, &indirect)
+                guard code == SQLITE_OK, let table else { throw StrataError(sqliteCode: code, db: nil) }
+                let name = String(cString: table)
+                guard let found = indexes[SQLNames.fold(name)] else { continue }
+                var flags: UnsafeMutablePointer<UInt8>?
+                var count: Int32 = 0
+                code = sqlite3changeset_pk(iterator, &flags, &count)
+                guard code == SQLITE_OK, let flags else { throw StrataError(sqliteCode: code, db: nil) }
+                let keyColumns = (0..<count).filter { flags[Int($0)] != 0 }
+                if byTable[SQLNames.fold(name)] == nil {
+                    let names = try conn.fetch(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [found.table])
+                        .map { try $0.get(0, as: String.self) }
+                    guard keyColumns.allSatisfy({ Int($0) < names.count }) else { continue }
+                    byTable[SQLNames.fold(name)] = rows.count
+                    rows.append(Rows(table: found.table, indexes: found.indexes, keyColumns: keyColumns.map { names[Int($0)] }))
+                }
+                guard let position = byTable[SQLNames.fold(name)] else { continue }
+                var key: [DatabaseValue] = []
+                for column in keyColumns {
+                    var value: OpaquePointer?
+                    let read = op == SQLITE_INSERT ? sqlite3changeset_new(iterator, column, &value) : sqlite3changeset_old(iterator, column, &value)
+                    key.append(read == SQLITE_OK ? DatabaseValue(sqliteValue: value) : .null)
+                }
+                rows[position].keys.append(key)
+            }
+        }
+    }
+
+    /// The value of `option` (`content`, `content_rowid`) in an FTS5 table's `CREATE VIRTUAL
+    /// TABLE` statement, unquoted; nil when it is not there.
+    static func option(_ option: String, in sql: String) -> String? {
+        let pattern = #"(?i)[(,]\s*"# + option + #"\s*=\s*('(?:[^']|'')*'|"(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)"#
+        guard let range = sql.range(of: pattern, options: .regularExpression) else { return nil }
+        let match = sql[range]
+        guard let equals = match.firstIndex(of: "=") else { return nil }
+        let value = match[match.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard let quote = value.first, quote == "'" || quote == "\"", value.count >= 2 else { return value }
+        return String(value.dropFirst().dropLast()).replacingOccurrences(of: "\(quote)\(quote)", with: "\(quote)")
+    }
+
+    /// Runs the statement `sql(index, table, keyCondition)` makes for each index, once per
+    /// changed row with the row's key.
+    private func each(_ conn: Connection, _ sql: (Index, String, String) -> String) throws {
+        for changed in rows {
+            let table = "main." + SQLQuoting.identifier(changed.table)
+            let condition = changed.keyColumns.enumerated()
+                .map { "\(SQLQuoting.identifier($0.element)) IS ?\($0.offset + 1)" }.joined(separator: " AND ")
+            for index in changed.indexes {
+                let statement = sql(index, table, condition)
+                for key in changed.keys {
+                    try conn.execute(sql: statement, arguments: StatementArguments(key.map { $0 }))
+                }
+            }
+        }
+    }
+
+    /// Takes the changed rows' current entries out of their indexes (FTS5's 'delete' command).
+    func removeEntries(_ conn: Connection) throws {
+        try each(conn) { index, table, condition in
+            let fts = SQLQuoting.identifier(index.fts)
+            let columns = index.columns.map { SQLQuoting.identifier($0) }.joined(separator: ", ")
+            return "INSERT INTO main.\(fts)(\(fts), rowid, \(columns)) SELECT 'delete', \(index.rowID), \(columns) FROM \(table) WHERE \(condition)"
+        }
+    }
+
+    /// Puts the changed rows' new values in their indexes.
+    func addEntries(_ conn: Connection) throws {
+        try each(conn) { index, table, condition in
+            let fts = SQLQuoting.identifier(index.fts)
+            let columns = index.columns.map { SQLQuoting.identifier($0) }.joined(separator: ", ")
+            return "INSERT INTO main.\(fts)(rowid, \(columns)) SELECT \(index.rowID), \(columns) FROM \(table) WHERE \(condition)"
         }
     }
 }
