@@ -70,8 +70,8 @@ import Testing
             let found = errors(Self.expiringParent(reference))
             #expect(found.count == 1, "\(found)")
             let line = found.first ?? ""
-            // At the `onDelete:` value when there is one, else at the column.
-            let column = reference.contains("onDelete") ? 66 : 18
+            // At the `onDelete:` value when there is one, else at the `references:` value.
+            let column = reference.contains("onDelete") ? 65 : 43
             #expect(line.hasPrefix("C.schema.yml:9:\(column): error: foreign key 'sessionId' references 'Session', whose rows expire"), "\(line)")
             #expect(line.contains("with \(action): purgeExpired could not delete an expired 'Session'"), "\(line)")
             #expect(line.contains("add 'onDelete: cascade' (or setNull or setDefault)"), "\(line)")
@@ -98,7 +98,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases = [
             ("Expiring.schema.yml", Self.expiringParent("{ type: int, references: Session.id, onDelete: restrict }"),
-             "Expiring.schema.yml:9:66: error: foreign key 'sessionId' references 'Session', whose rows expire"),
+             "Expiring.schema.yml:9:65: error: foreign key 'sessionId' references 'Session', whose rows expire"),
             ("Search.schema.yml", Self.searchWithoutRowid,
              "Search.schema.yml:7:13: error: 'search' of table 'Article': full-text search needs a rowid table"),
         ]
