@@ -56,7 +56,7 @@ import Testing
         let note = try #require(schema.table(named: "Note"))
         #expect(note.expires && note.search != nil)
         let tag = try #require(schema.table(named: "Tag"))
-        #expect(tag.isWithoutRowid && tag.primaryKey.count == 2)
+        #expect(tag.isWithoutRowid && tag.primaryKey.count == 2 && tag.expires)
         let page = try #require(schema.table(named: "Page"))
         #expect(page.expires && page.search != nil)
     }

@@ -150,5 +150,33 @@ import Testing
         #expect(error.message.contains("schema version 2"))
         #expect(try replica.read { try ArticleDAO($0).count() } == 0)
     }
+
+    /// The program of docs/Sync.md's "Search and sync together".
+    @Test func searchAndSyncExampleFromTheDocs() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let phone = try Database(path: dir.appendingPathComponent("phone.sqlite").path)
+        let laptop = try Database(path: dir.appendingPathComponent("laptop.sqlite").path)
+        try Articles.migrate(phone)
+        try Articles.migrate(laptop)
+        try laptop.write { conn in
+            _ = try ArticleDAO(conn).insert(Article(id: 0, title: "Offline notes", summary: "written on the laptop", stars: 2))
+        }
+        let fromPhone = try phone.recordChanges { conn in
+            let dao = ArticleDAO(conn)
+            try dao.insert(Article(id: 10, title: "Sync", summary: "changesets carry rows", stars: 4))
+            var search = try dao.insert(Article(id: 11, title: "Search", summary: "an index of words", stars: 5))
+            search.summary = "an index of words, kept on each side"
+            try dao.update(search)
+        }
+        #expect(fromPhone.tables == ["Article"])
+        try laptop.apply(try Changeset(data: fromPhone.data), onConflict: .replace)
+        let found = try laptop.read { conn in
+            let dao = ArticleDAO(conn)
+            return [try dao.search("changesets"), try dao.search("each side"), try dao.search("laptop")].map { $0.map(\.title) }
+        }
+        #expect(found == [["Sync"], ["Search"], ["Offline notes"]])
+        try Self.checkIndex(laptop)
+    }
 }
 #endif

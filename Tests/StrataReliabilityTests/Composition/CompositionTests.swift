@@ -232,7 +232,9 @@ final class CompositionRun: @unchecked Sendable {
     }
 
     func tagWrite() throws {
-        let tag = Tag(noteId: int(1...12), name: ["a", "b", "c"].randomElement(using: &random)!, weight: chance(50) ? Double(int(0...9)) / 4 : nil)
+        let tag = Tag(
+            noteId: int(1...12), name: ["a", "b", "c"].randomElement(using: &random)!, weight: chance(50) ? Double(int(0...9)) / 4 : nil,
+            expiresAt: chance(25) ? now.addingTimeInterval(TimeInterval(int(1...120))) : nil)
         switch int(1...3) {
         case 1: try sourceWrite("insert tag \(tag.noteId)/\(tag.name)") { try TagDAO($0).insert(tag) }
         case 2: try sourceWrite("upsert tag \(tag.noteId)/\(tag.name)") { try TagDAO($0).upsert(tag) }
@@ -409,6 +411,7 @@ final class CompositionRun: @unchecked Sendable {
                 }
                 // No expired row is visible to generated reads.
                 let visible = try NoteDAO(conn).fetchAll().compactMap(\.expiresAt) + PageDAO(conn).fetchAll().compactMap(\.expiresAt)
+                    + TagDAO(conn).fetchAll().compactMap(\.expiresAt)
                 if let expired = visible.first(where: { $0 <= now }) {
                     throw CompositionFailure(description: "\(name): a row that expired at \(expired) is visible at \(now)")
                 }

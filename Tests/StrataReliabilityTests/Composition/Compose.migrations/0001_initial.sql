@@ -6,6 +6,7 @@
 --   create table Pin
 --   create table Ref
 --   create index Note_expiresAt (on Note (expiresAt))
+--   create index Tag_expiresAt (on Tag (expiresAt))
 --   create index Page_expiresAt (on Page (expiresAt))
 --   create view liveNotes
 --   create trigger countNotes
@@ -32,6 +33,7 @@ CREATE TABLE "Tag" (
   "noteId" INTEGER NOT NULL,
   "name" TEXT NOT NULL,
   "weight" REAL,
+  "expiresAt" TEXT,
   PRIMARY KEY ("noteId", "name"),
   FOREIGN KEY ("noteId") REFERENCES "Note" ("id") ON DELETE CASCADE
 ) WITHOUT ROWID;
@@ -57,6 +59,8 @@ CREATE TABLE "Ref" (
 ) STRICT;
 
 CREATE INDEX "Note_expiresAt" ON "Note" ("expiresAt");
+
+CREATE INDEX "Tag_expiresAt" ON "Tag" ("expiresAt");
 
 CREATE INDEX "Page_expiresAt" ON "Page" ("expiresAt");
 
