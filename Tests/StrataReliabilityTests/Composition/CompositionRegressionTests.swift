@@ -107,5 +107,26 @@ import Testing
         #expect(try replica.read { try PageDAO($0).search("replica") }.map(\.slug) == ["local"])
         _ = source
     }
+
+    /// Found by the migration in the middle of CompositionTests (seed 25): `fetch` read a
+    /// cached statement's column names before its first step, so the first `SELECT *` after a
+    /// migration renamed a column (on a connection that had run it before) labelled the rows
+    /// with the old names. SQLite prepares the statement again in that step; the names are
+    /// read after it now.
+    @Test func aCachedSelectSeesTheColumnsOfAMigratedTable() throws {
+        let db = try Database.inMemory()
+        try db.write { conn in
+            try conn.execute(sql: "CREATE TABLE memo(id INTEGER PRIMARY KEY, label TEXT); INSERT INTO memo VALUES (1, 'a')")
+        }
+        let sql = "SELECT * FROM memo ORDER BY id"
+        #expect(try db.read { try $0.fetch(sql: sql) }.first?.columnNames == ["id", "label"])
+        try db.writeWithoutTransaction { conn in
+            try conn.execute(sql: "ALTER TABLE memo RENAME COLUMN label TO caption")
+            try conn.execute(sql: "ALTER TABLE memo ADD COLUMN size REAL")
+        }
+        let row = try #require(try db.read { try $0.fetch(sql: sql) }.first)
+        #expect(row.columnNames == ["id", "caption", "size"])
+        #expect(row.values == [.integer(1), .text("a"), .null])
+    }
 }
 #endif

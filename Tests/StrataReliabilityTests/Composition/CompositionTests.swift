@@ -3,6 +3,7 @@
 #if SystemSQLite || !SQLCipher
 import Foundation
 import Strata
+@testable import StrataCompiler
 import StrataTestSupport
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
                 format: "compose seed=%llu steps=%d failures=0 seconds=%.1f %@", Self.seed, Self.steps, seconds,
                 run.tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
         // The run must have crossed the features it is about, not just tried to.
-        for kind in ["applied", "applied-tags", "applied-pages", "cascade", "purged", "searched", "observed", "constraint", "cancelled", "vacuumed"] {
+        for kind in ["applied", "applied-tags", "applied-pages", "cascade", "purged", "searched", "observed", "constraint", "cancelled", "vacuumed", "migrated", "refused-version"] {
             #expect(run.tally[kind, default: 0] > 0, "no step did \(kind)")
         }
     }
@@ -64,8 +65,9 @@ struct ObservedState: Sendable, Equatable {
 final class CompositionRun: @unchecked Sendable {
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
     static let tables = [
-        ("Folder", "id"), ("Note", "id"), ("Tag", "noteId, name"), ("Page", "slug"), ("Pin", "id"), ("Ref", "id"),
+        ("Folder", "id"), ("Note", "id"), ("Tag", "noteId, name"), ("Page", "slug"), ("Pin", "id"), ("Ref", "id"), ("Memo", "id"),
     ]
+    static let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Compose.schema.yml")
 
     let seed: UInt64
     var random: SeededGenerator
@@ -77,6 +79,9 @@ final class CompositionRun: @unchecked Sendable {
     var observer: Task<Void, Never>?
     var history: [String] = []
     var tally: [String: Int] = [:]
+    /// Memo's searched column: `label` until the migration in the middle renames it `caption`.
+    var memoText = "label"
+    var migrated = false
 
     init(seed: UInt64) throws {
         self.seed = seed
@@ -120,6 +125,7 @@ final class CompositionRun: @unchecked Sendable {
         }
         for step in 0..<steps {
             do {
+                if step == steps / 2 { try migrateInTheMiddle() }
                 try await self.step()
                 try await check()
             } catch {
@@ -150,6 +156,7 @@ final class CompositionRun: @unchecked Sendable {
             history.append("clock +\(seconds) s")
         case 69...72: try purge()
         case 73...74: try await cancelledWrite()
+        case 76...80: try memoWrite()
         case 75:
             // VACUUM may renumber the rowids of a table without an INTEGER PRIMARY KEY (Page),
             // which its full-text index refers to.
@@ -276,6 +283,63 @@ final class CompositionRun: @unchecked Sendable {
         }
     }
 
+    /// Memo through raw SQL (its columns change in the middle of the run).
+    func memoWrite() throws {
+        let id = int(1...8)
+        let text = words(1...4)
+        let size = int(0...100)
+        let column = memoText
+        switch int(1...4) {
+        case 1, 2:
+            try sourceWrite("upsert memo \(id)") { conn in
+                try conn.execute(
+                    sql: "INSERT INTO Memo(id, \(column), size) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET \(column) = excluded.\(column), size = excluded.size",
+                    arguments: [id, text, self.migrated ? Double(size) / 4 : Double(size)])
+            }
+        case 3: try sourceWrite("update memo \(id) \(column)") { try $0.execute(sql: "UPDATE Memo SET \(column) = ? WHERE id = ?", arguments: [text, id]) }
+        default: try sourceWrite("delete memo \(id)") { try $0.execute(sql: "DELETE FROM Memo WHERE id = ?", arguments: [id]) }
+        }
+    }
+
+    /// The migration in the middle of the run: Memo's searched `label` is renamed `caption`
+    /// and `size` becomes a double (a table rebuild, its index dropped and made again),
+    /// planned by StrataCompiler from the edited schema as `strata migration new` plans it.
+    /// A changeset recorded before the source migrated reaches the replica before it
+    /// migrates; one recorded after is refused by the replica until it migrates too.
+    func migrateInTheMiddle() throws {
+        let yaml = try String(contentsOf: Self.schemaFile, encoding: .utf8)
+            .replacingOccurrences(of: "      label: text\n      size: int\n", with: "      caption: { type: text, renamedFrom: label }\n      size: double\n")
+            .replacingOccurrences(of: "search: { columns: [label] }", with: "search: { columns: [caption] }")
+        let schema = try SchemaLoader.load(contents: yaml, path: "Compose.schema.yml")
+        let plan = try MigrationPlanner.plan(schema: schema, migrations: Compose.migrations, options: .init())
+        guard !plan.isEmpty else { throw CompositionFailure(description: "the planner planned nothing for the rename and retype") }
+        let version = Compose.migrations.count + 1
+        let migration = Migration(
+            version: version, name: "rename_and_retype",
+            sql: MigrationRenderer.render(plan, version: version, name: "rename_and_retype", schemaFile: "Compose.schema.yml"))
+        let migrator = Migrator(migrations: Compose.migrations + [migration])
+        history.append("migrate to \(version): Memo.label → caption, Memo.size → double")
+        let inFlight = try source.recordChanges { conn in
+            try conn.execute(sql: "INSERT OR REPLACE INTO Memo(id, label, size) VALUES (99, 'in flight', 1)")
+        }
+        try migrator.migrate(source)
+        try replica.apply(inFlight, onConflict: .abort)  // recorded at the version the replica is at
+        let after = try source.recordChanges { conn in
+            try conn.execute(sql: "UPDATE Memo SET caption = 'after the migration', size = 2.5 WHERE id = 99")
+        }
+        do {
+            try replica.apply(after, onConflict: .abort)
+            throw CompositionFailure(description: "the replica at version \(version - 1) applied a changeset of version \(version)")
+        } catch let error as StrataError where error.kind == .schemaMismatch {
+            count("refused-version")
+        }
+        try migrator.migrate(replica)
+        #expect(try replica.apply(after, onConflict: .abort) == 0)
+        memoText = "caption"
+        migrated = true
+        count("migrated")
+    }
+
     /// Several writes in one recorded transaction.
     func batch() throws {
         let notes = (0..<int(2...4)).map { _ in randomNote() }
@@ -371,7 +435,7 @@ final class CompositionRun: @unchecked Sendable {
                 guard integrity == ["ok"] else { throw CompositionFailure(description: "\(name): integrity_check: \(integrity)") }
                 let violations = try conn.fetch(sql: "PRAGMA foreign_key_check")
                 guard violations.isEmpty else { throw CompositionFailure(description: "\(name): foreign_key_check: \(violations)") }
-                for fts in ["Note_fts", "Page_fts"] {
+                for fts in ["Note_fts", "Page_fts", "Memo_fts"] {
                     do {
                         try conn.execute(sql: "INSERT INTO \(fts)(\(fts), rank) VALUES ('integrity-check', 1)")
                     } catch {
@@ -409,6 +473,14 @@ final class CompositionRun: @unchecked Sendable {
                 guard pages == scannedPages else {
                     throw CompositionFailure(description: "\(name): PageDAO.search('\(word)') = \(pages), a scan \(scannedPages)")
                 }
+                let memoIndexed = try conn.fetch(sql: "SELECT rowid FROM Memo_fts WHERE Memo_fts MATCH ? ORDER BY rowid", arguments: [word])
+                    .map { try $0.get(0, as: Int.self) }
+                let memoScanned = try conn.fetch(
+                    sql: "SELECT id FROM Memo WHERE ' ' || \(self.memoText) || ' ' LIKE ? ORDER BY id", arguments: [pattern]
+                ).map { try $0.get(0, as: Int.self) }
+                guard memoIndexed == memoScanned else {
+                    throw CompositionFailure(description: "\(name): Memo_fts finds \(memoIndexed) for '\(word)', a scan \(memoScanned)")
+                }
                 // No expired row is visible to generated reads.
                 let visible = try NoteDAO(conn).fetchAll().compactMap(\.expiresAt) + PageDAO(conn).fetchAll().compactMap(\.expiresAt)
                     + TagDAO(conn).fetchAll().compactMap(\.expiresAt)
@@ -436,8 +508,11 @@ final class CompositionRun: @unchecked Sendable {
         }
         let (a, b) = (try snapshot(source), try snapshot(replica))
         guard a == b else {
-            let differing = zip(Self.tables, zip(a, b)).filter { $0.1.0 != $0.1.1 }.map(\.0.0)
-            throw CompositionFailure(description: "the replica differs from the source in \(differing)")
+            let differing = zip(Self.tables, zip(a, b)).filter { $0.1.0 != $0.1.1 }
+            let rows = differing.map { table, pair in
+                "\(table.0): source \(pair.0.filter { !pair.1.contains($0) }), replica \(pair.1.filter { !pair.0.contains($0) })"
+            }
+            throw CompositionFailure(description: "the replica differs from the source: \(rows.joined(separator: "; "))")
         }
         // The replica's observer delivers the state a fresh read sees (counted waits, not a
         // timer, so a stalled machine does not fail it).

@@ -5,6 +5,7 @@
 --   create table Page
 --   create table Pin
 --   create table Ref
+--   create table Memo
 --   create index Note_expiresAt (on Note (expiresAt))
 --   create index Tag_expiresAt (on Tag (expiresAt))
 --   create index Page_expiresAt (on Page (expiresAt))
@@ -12,6 +13,7 @@
 --   create trigger countNotes
 --   create full-text index Note_fts
 --   create full-text index Page_fts
+--   create full-text index Memo_fts
 
 CREATE TABLE "Folder" (
   "id" INTEGER PRIMARY KEY NOT NULL,
@@ -58,6 +60,12 @@ CREATE TABLE "Ref" (
   FOREIGN KEY ("pinId") REFERENCES "Pin" ("id") ON DELETE NO ACTION
 ) STRICT;
 
+CREATE TABLE "Memo" (
+  "id" INTEGER PRIMARY KEY NOT NULL,
+  "label" TEXT NOT NULL,
+  "size" INTEGER NOT NULL
+) STRICT;
+
 CREATE INDEX "Note_expiresAt" ON "Note" ("expiresAt");
 
 CREATE INDEX "Tag_expiresAt" ON "Tag" ("expiresAt");
@@ -74,6 +82,8 @@ END;
 CREATE VIRTUAL TABLE "Note_fts" USING fts5("title", "body", content='Note');
 
 CREATE VIRTUAL TABLE "Page_fts" USING fts5("content", content='Page');
+
+CREATE VIRTUAL TABLE "Memo_fts" USING fts5("label", content='Memo');
 
 CREATE TRIGGER "Note_fts_insert" AFTER INSERT ON "Note" BEGIN
   INSERT INTO "Note_fts" (rowid, "title", "body") VALUES (new.rowid, new."title", new."body");
@@ -99,4 +109,17 @@ END;
 CREATE TRIGGER "Page_fts_update" AFTER UPDATE ON "Page" BEGIN
   INSERT INTO "Page_fts" ("Page_fts", rowid, "content") VALUES ('delete', old.rowid, old."content");
   INSERT INTO "Page_fts" (rowid, "content") VALUES (new.rowid, new."content");
+END;
+
+CREATE TRIGGER "Memo_fts_insert" AFTER INSERT ON "Memo" BEGIN
+  INSERT INTO "Memo_fts" (rowid, "label") VALUES (new.rowid, new."label");
+END;
+
+CREATE TRIGGER "Memo_fts_delete" AFTER DELETE ON "Memo" BEGIN
+  INSERT INTO "Memo_fts" ("Memo_fts", rowid, "label") VALUES ('delete', old.rowid, old."label");
+END;
+
+CREATE TRIGGER "Memo_fts_update" AFTER UPDATE ON "Memo" BEGIN
+  INSERT INTO "Memo_fts" ("Memo_fts", rowid, "label") VALUES ('delete', old.rowid, old."label");
+  INSERT INTO "Memo_fts" (rowid, "label") VALUES (new.rowid, new."label");
 END;
