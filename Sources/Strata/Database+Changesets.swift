@@ -277,7 +277,7 @@ private struct FullTextReindex {
             for index in changed.indexes {
                 let statement = sql(index, table, condition)
                 for key in changed.keys {
-                    try conn.execute(sql: statement, arguments: StatementArguments(key.map { $0 }))
+                    try conn.executeOne(sql: statement, arguments: StatementArguments(key.map { $0 }))
                 }
             }
         }
