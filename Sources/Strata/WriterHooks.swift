@@ -97,6 +97,8 @@ final class WriterHooks: @unchecked Sendable {
 
     // MARK: - Changesets
 
+    // SQLCipher builds leave out SQLite's session extension (Database+Changesets.swift).
+    #if SystemSQLite || !SQLCipher
     /// Takes the row hook off while SQLite's session extension records on this connection
     /// (``Database/recordChanges(_:)``): a session installs its own preupdate hook, and takes
     /// the context of the hook it replaces for another session's. Returns whether it was on.
@@ -154,6 +156,7 @@ final class WriterHooks: @unchecked Sendable {
             pendingChanges.append(DatabaseChange(table: change.table, kind: change.kind, primaryKey: change.key, rowID: id))
         }
     }
+    #endif
 
     // MARK: - Callbacks
 
