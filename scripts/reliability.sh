@@ -6,7 +6,7 @@
 # Each suite runs on its own (so timings are not disturbed by the others) and is bounded by
 # `timeout`; the figures are printed at the end and kept in $STRATA_FIGURES_FILE.
 #
-#   scripts/reliability.sh                      # everything, about 10 minutes on 2 cores
+#   scripts/reliability.sh                      # everything, about 10 minutes on 2 cores + the combination test (~5 min CPU)
 #   STRATA_KILL_TRIALS=100 scripts/reliability.sh CrashSafetyTests
 #
 # Sizes can be overridden: STRATA_KILL_ROWS, STRATA_KILL_TRIALS, STRATA_FUZZ_INPUTS,
