@@ -5,12 +5,16 @@ import CSQLite
 import Foundation
 
 /// The writes of one transaction, recorded by SQLite's session extension: which rows were
-/// inserted, updated and deleted, with their old and new values.
+/// inserted, updated and deleted, with their old and new values, and the schema version of the
+/// database that recorded them.
 ///
 /// Record one with ``Database/recordChanges(_:)`` and apply it to another database with the same
-/// schema with ``Database/apply(_:onConflict:)``. A changeset is plain bytes (SQLite's changeset
-/// format, <https://www.sqlite.org/sessionintro.html>): send ``data`` to another process or
-/// device and rebuild it there with ``init(data:)``.
+/// schema with ``Database/apply(_:onConflict:)``. A changeset is plain bytes: send ``data`` to
+/// another process or device and rebuild it there with ``init(data:)``. ``data`` is a 12-byte
+/// header (a zero byte, `SC`, the format number 1, and the recording database's
+/// `PRAGMA user_version` as a big-endian 64-bit integer) followed by SQLite's changeset format
+/// (<https://www.sqlite.org/sessionintro.html>); ``init(data:)`` also reads a bare SQLite
+/// changeset, which carries no schema version.
 ///
 /// ```swift
 /// let changeset = try phone.recordChanges { conn in
@@ -21,10 +25,35 @@ import Foundation
 /// ```
 ///
 /// Only tables with a declared `PRIMARY KEY` are recorded (SQLite's rule: rows are matched by
-/// primary key); changes to other tables are not in the changeset.
+/// primary key); changes to other tables are not in the changeset. Tables that the database
+/// derives or keeps for itself are never recorded: the shadow tables of full-text indexes
+/// (`Article_fts_data`, `Article_fts_idx` …; each side's triggers keep its own index), and
+/// `strata_migrations`.
 public struct Changeset: Sendable, Hashable {
-    /// The changeset in SQLite's binary changeset format.
-    public let data: Data
+    /// The changeset in SQLite's binary changeset format, without Strata's header.
+    public let sqliteChangeset: Data
+
+    /// The `PRAGMA user_version` of the database that recorded the changeset (the version of
+    /// its last applied migration); nil for a changeset read from bare SQLite changeset bytes.
+    /// ``Database/apply(_:onConflict:)`` refuses a changeset whose version is not the target's.
+    public let schemaVersion: Int?
+
+    /// The bytes to store or send: Strata's header, then ``sqliteChangeset`` (or the bare
+    /// SQLite changeset when ``schemaVersion`` is nil).
+    public var data: Data {
+        guard let schemaVersion else { return sqliteChangeset }
+        var bytes = Data(Self.magic)
+        var version = UInt64(bitPattern: Int64(schemaVersion)).bigEndian
+        withUnsafeBytes(of: &version) { bytes.append(contentsOf: $0) }
+        bytes.append(sqliteChangeset)
+        return bytes
+    }
+
+    /// The first bytes of ``data`` when it has Strata's header: a zero byte (SQLite's changesets
+    /// start with `T`, its patchsets with `P`), `SC`, and the format number.
+    static let magic: [UInt8] = [0x00, 0x53, 0x43, 0x01]
+    /// The length of Strata's header: the magic bytes and the 64-bit schema version.
+    static let headerLength = 12
 
     /// What a recorded change did to its row.
     public enum Operation: String, Sendable, Hashable {
@@ -65,29 +94,51 @@ public struct Changeset: Sendable, Hashable {
         case abort
     }
 
-    /// A changeset from bytes in SQLite's changeset format (``data`` of another changeset).
+    /// A changeset from bytes: the ``data`` of another changeset, or bare bytes in SQLite's
+    /// changeset format (then ``schemaVersion`` is nil).
     ///
     /// Throws a ``StrataError`` (`SQLITE_CORRUPT`) when `data` is not a well-formed changeset.
     public init(data: Data) throws {
-        guard Changeset.isWellFramed(data) else {
+        var payload = data
+        var version: Int?
+        if data.first == 0 {
+            let header = [UInt8](data.prefix(Self.headerLength))
+            guard header.count == Self.headerLength, Array(header[0..<4]) == Self.magic else {
+                throw StrataError(
+                    kind: .sqlite, resultCode: SQLITE_CORRUPT,
+                    message: "the data is not a valid changeset (its header is not Strata's changeset header, format 1)")
+            }
+            let raw = header[4...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let value = Int64(bitPattern: raw)
+            guard value >= Int64(Int32.min), value <= Int64(Int32.max) else {
+                throw StrataError(
+                    kind: .sqlite, resultCode: SQLITE_CORRUPT,
+                    message: "the data is not a valid changeset (schema version \(value) is not a user_version)")
+            }
+            version = Int(value)
+            payload = Data(data.dropFirst(Self.headerLength))
+        }
+        guard Changeset.isWellFramed(payload) else {
             throw StrataError(
                 kind: .sqlite, resultCode: SQLITE_CORRUPT, message: "the data is not a valid changeset")
         }
-        self.data = data
-        _ = try Changeset.iterate(data) { _ in }
+        self.sqliteChangeset = payload
+        self.schemaVersion = version
+        _ = try Changeset.iterate(payload) { _ in }
     }
 
-    init(validData data: Data) {
-        self.data = data
+    init(validData data: Data, schemaVersion: Int?) {
+        self.sqliteChangeset = data
+        self.schemaVersion = schemaVersion
     }
 
     /// True when the changeset holds no change.
-    public var isEmpty: Bool { data.isEmpty }
+    public var isEmpty: Bool { sqliteChangeset.isEmpty }
 
     /// The changes, in the order they are applied: grouped by table, one entry per row.
     public var changes: [Change] {
         // The data was validated when the changeset was made.
-        (try? Changeset.iterate(data) { $0 }) ?? []
+        (try? Changeset.iterate(sqliteChangeset) { $0 }) ?? []
     }
 
     /// The names of the tables the changeset changes, in the order they are applied.
@@ -100,18 +151,18 @@ public struct Changeset: Sendable, Hashable {
     }
 
     /// The changeset that undoes this one: inserts become deletes, deletes inserts, and updates
-    /// swap their old and new values.
+    /// swap their old and new values. It has the same ``schemaVersion``.
     public func inverted() throws -> Changeset {
-        guard !data.isEmpty else { return self }
+        guard !sqliteChangeset.isEmpty else { return self }
         var count: Int32 = 0
         var output: UnsafeMutableRawPointer?
-        let code = data.withUnsafeBytes { bytes in
+        let code = sqliteChangeset.withUnsafeBytes { bytes in
             sqlite3changeset_invert(Int32(bytes.count), bytes.baseAddress, &count, &output)
         }
         defer { sqlite3_free(output) }
         guard code == SQLITE_OK else { throw StrataError(sqliteCode: code, db: nil) }
-        guard let output, count > 0 else { return Changeset(validData: Data()) }
-        return Changeset(validData: Data(bytes: output, count: Int(count)))
+        guard let output, count > 0 else { return Changeset(validData: Data(), schemaVersion: schemaVersion) }
+        return Changeset(validData: Data(bytes: output, count: Int(count)), schemaVersion: schemaVersion)
     }
 
     /// Walks the changes of `data`, throwing when it is malformed.
@@ -175,6 +226,12 @@ extension Changeset {
     /// every change's values fit in the data. SQLite's reader does not return on some malformed
     /// bytes (a table name without its terminator, SQLite 3.40), so this runs first.
     static func isWellFramed(_ data: Data) -> Bool {
+        tableSections(data) != nil
+    }
+
+    /// The table sections of `data` (a table header and its changes), in order, with the
+    /// table's name and the section's byte range; nil when `data` is not framed as a changeset.
+    static func tableSections(_ data: Data) -> [(table: String, range: Range<Int>)]? {
         let bytes = [UInt8](data)
         var position = 0
         func varint() -> Int? {
@@ -207,27 +264,56 @@ extension Changeset {
             }
             return true
         }
+        var sections: [(table: String, range: Range<Int>)] = []
         var columns = -1
         while position < bytes.count {
+            let start = position
             let marker = bytes[position]
             position += 1
             switch marker {
             case 0x54:  // a table header (`T`; patchsets, `P`, are not made by Strata)
-                guard let count = varint(), count > 0, count <= 32767, position + count <= bytes.count else { return false }
+                guard let count = varint(), count > 0, count <= 32767, position + count <= bytes.count else { return nil }
                 position += count
-                guard let end = bytes[position...].firstIndex(of: 0) else { return false }
+                guard let end = bytes[position...].firstIndex(of: 0) else { return nil }
+                let name = String(decoding: bytes[position..<end], as: UTF8.self)
                 position = end + 1
                 columns = count
+                if let last = sections.last {
+                    sections[sections.count - 1].range = last.range.lowerBound..<start
+                }
+                sections.append((name, start..<bytes.count))
             case 18, 9, 23:  // SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE
-                guard columns > 0, position < bytes.count else { return false }
+                guard columns > 0, position < bytes.count else { return nil }
                 position += 1  // the indirect flag
                 let records = marker == 23 ? 2 : 1
-                for _ in 0..<records where !record(columns) { return false }
+                for _ in 0..<records where !record(columns) { return nil }
             default:
-                return false
+                return nil
             }
         }
-        return true
+        return sections
+    }
+
+    /// `data` (a well-framed SQLite changeset) without the sections of the tables `leaveOut`
+    /// names (compared as SQLite compares names, ASCII letters folded).
+    static func removingTables(_ leaveOut: Set<String>, from data: Data) -> Data {
+        guard !leaveOut.isEmpty, let sections = tableSections(data),
+            sections.contains(where: { leaveOut.contains(SQLNames.fold($0.table)) })
+        else { return data }
+        var kept = Data()
+        let base = data.startIndex
+        for section in sections where !leaveOut.contains(SQLNames.fold(section.table)) {
+            kept.append(data[(base + section.range.lowerBound)..<(base + section.range.upperBound)])
+        }
+        return kept
+    }
+}
+
+/// SQLite's comparison of identifiers: ASCII letters compare without case.
+enum SQLNames {
+    /// `name` with its ASCII upper-case letters lowered.
+    static func fold(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 #endif

@@ -289,9 +289,14 @@ public final class Connection {
         defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [Row] = []
-        let columnNames = statement.columnNames  // once, shared by every row
+        // Read once, shared by every row, and after the first step: a cached statement whose
+        // tables changed (a migration renamed or added a column) is prepared again by that
+        // step, and its result columns are the new ones.
+        var columnNames: [String]?
         while try statement.step() {
-            rows.append(Row(statement: statement, columnNames: columnNames))
+            let names = columnNames ?? statement.columnNames
+            columnNames = names
+            rows.append(Row(statement: statement, columnNames: names))
         }
         return rows
     }

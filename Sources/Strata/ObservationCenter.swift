@@ -178,6 +178,12 @@ final class ObservationCenter: @unchecked Sendable {
         }
     }
 
+    /// The writer hooks when they are installed on `connection`.
+    func writerHooks(on connection: Connection) -> WriterHooks? {
+        guard let hooks = state.withLock({ $0.hooks }), hooks.handle == connection.handle else { return nil }
+        return hooks
+    }
+
     /// Restores the writer's trace callback on `connection` after an observed fetch replaced it
     /// (reads of an in-memory database run on the writer).
     func restoreWriterTrace(on connection: Connection) {

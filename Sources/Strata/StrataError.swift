@@ -44,6 +44,10 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The database server could not be reached, refused the connection, or the connection
         /// was lost. A write whose connection was lost may or may not have committed.
         case connection
+        /// Data made for one schema met a database at another: a ``Changeset`` recorded at
+        /// another schema version (`PRAGMA user_version`) than the database it was applied to.
+        /// Nothing was written.
+        case schemaMismatch
     }
 
     /// The kind of constraint whose violation made a statement fail.
@@ -157,6 +161,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text = "PostgreSQL error \(sqlState ?? "?"): \(message)"
         case .connection:
             text = "connection error: \(message)"
+        case .schemaMismatch:
+            text = "schema mismatch: \(message)"
         }
         if let sql { text += " — while executing `\(sql)`" }
         return text

@@ -95,6 +95,69 @@ final class WriterHooks: @unchecked Sendable {
         pendingChanges = []
     }
 
+    // MARK: - Changesets
+
+    // SQLCipher builds leave out SQLite's session extension (Database+Changesets.swift).
+    #if SystemSQLite || !SQLCipher
+    /// Takes the row hook off while SQLite's session extension records on this connection
+    /// (``Database/recordChanges(_:)``): a session installs its own preupdate hook, and takes
+    /// the context of the hook it replaces for another session's. Returns whether it was on.
+    func suspendRowHook() -> Bool {
+        guard rowHookInstalled, let api = PreupdateAPI.shared else { return false }
+        _ = api.hook(handle, nil, nil)
+        return true
+    }
+
+    /// Puts the row hook back after ``suspendRowHook()``.
+    func resumeRowHook() {
+        guard rowHookInstalled, let api = PreupdateAPI.shared else { return }
+        _ = api.hook(handle, writerPreupdateHook, context)
+    }
+
+    /// Reports the row changes of a changeset recorded while the row hook was off, for the
+    /// subscribed tables: one change per row, grouped by table (a changeset holds each row's
+    /// net change). `rowID` finds the rowid of a row of a table whose key is not the rowid,
+    /// from the table's name and its key's column indexes and values.
+    func reportChanges(in changeset: Data, rowID: (String, [Int32], [DatabaseValue]) throws -> Int64?) throws {
+        guard !keyColumns.isEmpty, !changeset.isEmpty else { return }
+        var copy = changeset
+        var found: [(table: String, kind: DatabaseChange.Kind, key: [DatabaseValue], columns: [Int32], isRowID: Bool, hasRowID: Bool)] = []
+        try copy.withUnsafeMutableBytes { bytes in
+            var iterator: OpaquePointer?
+            var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
+            guard code == SQLITE_OK, let iterator else { throw StrataError(sqliteCode: code, db: nil) }
+            defer { sqlite3changeset_finalize(iterator) }
+            while sqlite3changeset_next(iterator) == SQLITE_ROW {
+                var table: UnsafePointer<CChar>?
+                var columnCount: Int32 = 0
+                var op: Int32 = 0
+                var indirect: Int32 = 0
+                code = sqlite3changeset_op(iterator, &table, &columnCount, &op, &indirect)
+                guard code == SQLITE_OK, let table else { throw StrataError(sqliteCode: code, db: nil) }
+                let name = String(cString: table)
+                guard let key = keyColumns[name.lowercased()], !key.columns.isEmpty else { continue }
+                let kind: DatabaseChange.Kind = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
+                var values: [DatabaseValue] = []
+                for column in key.columns where column < columnCount {
+                    var value: OpaquePointer?
+                    let read = kind == .insert ? sqlite3changeset_new(iterator, column, &value) : sqlite3changeset_old(iterator, column, &value)
+                    values.append(read == SQLITE_OK ? DatabaseValue(sqliteValue: value) : .null)
+                }
+                found.append((name, kind, values, key.columns, key.isRowID, key.hasRowID))
+            }
+        }
+        for change in found {
+            var id: Int64?
+            if change.isRowID, case .integer(let value)? = change.key.first {
+                id = value
+            } else if change.hasRowID, change.kind != .delete {
+                id = try rowID(change.table, change.columns, change.key)
+            }
+            pendingChanges.append(DatabaseChange(table: change.table, kind: change.kind, primaryKey: change.key, rowID: id))
+        }
+    }
+    #endif
+
     // MARK: - Callbacks
 
     fileprivate func statementStarted(_ statement: OpaquePointer) {

@@ -209,5 +209,32 @@ import Testing
         }
         #expect(seen.sorted() == ["delete [\(DatabaseValue.integer(3))]", "update [\(DatabaseValue.integer(2))]"])
     }
+
+    /// Issue 25: a `changes(to:)` subscriber on the database that records. SQLite's session
+    /// extension installs its own preupdate hook and took observation's for one of its
+    /// sessions; the subscriber's events must cover the recorded transaction and later ones.
+    @Test func recordingWhileSomeoneListensToChangeEvents() async throws {
+        let dir = try TemporaryDirectory()
+        let (a, b) = try pair(dir)
+        let events = a.changes(toTables: ["book", "tag"])
+        var iterator = events.makeAsyncIterator()
+        let changes = try a.recordChanges { conn in
+            try conn.execute(sql: "UPDATE book SET year = 2000 WHERE id = 2")
+            try conn.execute(sql: "INSERT INTO tag VALUES (1, 'sf')")
+        }
+        try await a.write { conn in try conn.execute(sql: "DELETE FROM book WHERE id = 3") }
+        let again = try a.recordChanges { conn in try conn.execute(sql: "INSERT INTO book VALUES (7, 'Seven', 7)") }
+        var seen: [String] = []
+        for _ in 0..<4 {
+            if let change = try await iterator.next() { seen.append("\(change.table) \(change.kind.rawValue) \(change.primaryKey)") }
+        }
+        #expect(seen == [
+            "book update [\(DatabaseValue.integer(2))]", "tag insert [\(DatabaseValue.integer(1)), \(DatabaseValue.text("sf"))]",
+            "book delete [\(DatabaseValue.integer(3))]", "book insert [\(DatabaseValue.integer(7))]",
+        ])
+        try b.apply(changes, onConflict: .abort)
+        try b.apply(again, onConflict: .abort)
+        #expect(try books(b).contains("7:Seven:7"))
+    }
 }
 #endif

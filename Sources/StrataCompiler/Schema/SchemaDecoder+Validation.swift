@@ -132,6 +132,14 @@ extension SchemaDecoder {
                     let node = key.onDelete == .setDefault ? source.onDelete : source.onUpdate
                     tableError(tableIndex, node?.location ?? location, "setDefault needs a default; '\(column.name)' has none")
                 }
+                // `purgeExpired` (and `migrate`, which runs it) deletes expired parent rows: an
+                // action that forbids deleting a referenced parent would make it fail.
+                if parent.expires, key.onDelete == nil || key.onDelete == .restrict || key.onDelete == .noAction {
+                    let action = key.onDelete.map { "onDelete: \($0.rawValue)" } ?? "no onDelete (SQLite's default, noAction)"
+                    tableError(tableIndex, source.onDelete?.location ?? location,
+                               "foreign key '\(column.name)' references '\(parent.recordName)', whose rows expire (expires: true), with \(action): purgeExpired could not delete an expired '\(parent.recordName)' while a row refers to it",
+                               hint: "add 'onDelete: cascade' (or setNull or setDefault) to '\(column.name)'")
+                }
             }
         }
     }

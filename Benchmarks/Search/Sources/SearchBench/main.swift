@@ -83,3 +83,67 @@ for (name, texts) in queries {
         print("| \(name) | \(method) | \(limitText) | \(String(format: "%.3f", percentile(samples, 0.5))) | \(String(format: "%.3f", percentile(samples, 0.9))) | \(hits / texts.count) |")
     }
 }
+
+// Sync (issue 25): applying a changeset to a replica that has the source's rows and its own
+// full-text index. Three ways, timed on copies of the source made before the changeset was
+// recorded: `apply` as Strata does it (triggers off, each applied row's index entry replaced);
+// the same apply on a copy without the index (what the rows alone cost); and that apply followed
+// by rebuilding the whole index (`CREATE VIRTUAL TABLE` again, then FTS5's 'rebuild'). Each
+// index is then checked with FTS5's 'integrity-check'. (Letting the index's triggers fire
+// during the apply costs what the per-row replacement costs, but fires every other trigger of
+// the schema a second time: CompositionRegressionTests.)
+func copyOf(_ db: Database, _ name: String) throws -> (Database, String) {
+    let copy = path + "-" + name
+    try db.writeWithoutTransaction { conn in try conn.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
+    return (try Database(path: copy), copy)
+}
+
+func milliseconds(since start: UInt64) -> String {
+    String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+}
+
+let ftsSQL = try db.read { conn in try conn.fetchValue(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'Doc_fts'") } ?? ""
+print("")
+print("| changeset | rows | apply, rows reindexed (ms) | apply, no index (ms) | apply, then rebuild the index (ms) |")
+print("| --- | --- | --- | --- | --- |")
+for (label, count) in [("insert", 100), ("insert", 10_000), ("update title", 100), ("update title", 10_000)] {
+    let (indexed, firstPath) = try copyOf(db, "a")
+    let (bare, secondPath) = try copyOf(db, "b")
+    let (rebuilt, thirdPath) = try copyOf(db, "c")
+    defer {
+        for base in [firstPath, secondPath, thirdPath] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: base + suffix) }
+        }
+    }
+    for copy in [bare, rebuilt] {
+        try copy.write { conn in
+            for name in ["Doc_fts_insert", "Doc_fts_delete", "Doc_fts_update"] { try conn.execute(sql: "DROP TRIGGER \(name)") }
+            try conn.execute(sql: "DROP TABLE Doc_fts")
+        }
+    }
+    let changeset = try db.recordChanges { conn in
+        let dao = DocDAO(conn)
+        if label == "insert" {
+            for _ in 0..<count { try dao.insert(Doc(title: sentence(8, &generator), body: sentence(40, &generator))) }
+        } else {
+            for id in 1...count { _ = try dao.updateAll(set: "title = ?", where: "id = ?", [sentence(8, &generator), id * (rows / count)]) }
+        }
+    }
+    var start = DispatchTime.now().uptimeNanoseconds
+    try indexed.apply(changeset, onConflict: .abort)
+    let reindexed = milliseconds(since: start)
+    start = DispatchTime.now().uptimeNanoseconds
+    try bare.apply(changeset, onConflict: .abort)
+    let alone = milliseconds(since: start)
+    start = DispatchTime.now().uptimeNanoseconds
+    try rebuilt.apply(changeset, onConflict: .abort)
+    try rebuilt.write { conn in
+        try conn.execute(sql: ftsSQL)
+        try conn.execute(sql: "INSERT INTO Doc_fts(Doc_fts) VALUES ('rebuild')")
+    }
+    let rebuilding = milliseconds(since: start)
+    for copy in [indexed, rebuilt] {
+        try copy.write { conn in try conn.execute(sql: "INSERT INTO Doc_fts(Doc_fts, rank) VALUES ('integrity-check', 1)") }
+    }
+    print("| \(label) | \(count) | \(reindexed) | \(alone) | \(rebuilding) |")
+}
