@@ -32,7 +32,7 @@ extension StrataCommand {
             switch format {
             case .text:
                 for diagnostic in all {
-                    FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                    FileHandle.standardError.write(Data((diagnostic.rendered + "\n").utf8))
                 }
             case .json:
                 let encoder = JSONEncoder()
