@@ -42,6 +42,7 @@ try db.read { conn in
     print("tagged 'award winner': \(try queries.taggedBooks(tag: "award winner").map(\.title))")
     print("titles for two ISBNs: \(try queries.titlesForIsbns(isbns: [book.isbn, "unknown"]))")
     print("highest price: \(try queries.highestPrice().map { String($0) } ?? "none")")
+    print("books: \(try queries.bookCount()), overdue loans: \(try queries.hasOverdueLoans(now: Date()))")
 }
 let returned = try db.write { conn in try LibraryQueries(conn).returnBook(bookId: book.id) }
 print("loans returned: \(returned)")

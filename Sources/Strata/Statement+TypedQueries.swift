@@ -71,6 +71,12 @@ extension StrataError {
     public static func unexpectedNull(query: String, column: String) -> StrataError {
         .decoding("query \(query): result column \(column) is NULL but the query declares it non-optional")
     }
+
+    /// A statement the query analysis found to yield exactly one row (an aggregate without
+    /// `GROUP BY`, a `SELECT` without `FROM`) gave none: thrown rather than a made-up value.
+    public static func missingRow(query: String) -> StrataError {
+        .decoding("query \(query): the statement always yields one row, but it yielded none")
+    }
 }
 
 /// Placeholders for a list parameter (`IN (:ids)`) expanded at run time.

@@ -8,7 +8,8 @@ extension StrataCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check schema files and report every problem.",
             discussion: HelpText.check + """
-                Prints one line per problem to standard error, as `path:line:column: error: message (hint)`.
+                Prints one line per problem to standard error, as `path:line:column: error: message (hint)`;
+                an error inside a `sql:` scalar is followed by that one SQL line, a caret under its column.
                 Exits with 1 when any file has an error, 0 otherwise.
                 """
         )
@@ -32,7 +33,7 @@ extension StrataCommand {
             switch format {
             case .text:
                 for diagnostic in all {
-                    FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                    FileHandle.standardError.write(Data((diagnostic.rendered + "\n").utf8))
                 }
             case .json:
                 let encoder = JSONEncoder()

@@ -38,7 +38,7 @@ extension StrataCommand {
                 swift = try Generator.generate(schemaPath: schema, postgresCode: !noPostgres)
             } catch let error as DiagnosticsError {
                 for diagnostic in error.diagnostics {
-                    FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                    FileHandle.standardError.write(Data((diagnostic.rendered + "\n").utf8))
                 }
                 throw ExitCode(1)
             }

@@ -13,7 +13,7 @@ func loadSchemaOrExit(_ path: String) throws -> Schema {
     do {
         return try SchemaLoader.load(path: path)
     } catch let error as DiagnosticsError {
-        error.diagnostics.forEach { printError($0.description) }
+        error.diagnostics.forEach { printError($0.rendered) }
         throw ExitCode(1)
     }
 }
@@ -23,7 +23,7 @@ func loadMigrationsOrExit(_ schemaPath: String) throws -> [Migration] {
     do {
         return try MigrationFiles.load(schemaPath: schemaPath)
     } catch let error as DiagnosticsError {
-        error.diagnostics.forEach { printError($0.description) }
+        error.diagnostics.forEach { printError($0.rendered) }
         throw ExitCode(1)
     }
 }
@@ -123,7 +123,7 @@ extension StrataCommand.MigrationGroup {
             do {
                 postgres = try PostgresMigrations.load(schemaPath: schema)
             } catch let error as DiagnosticsError {
-                error.diagnostics.forEach { printError($0.description) }
+                error.diagnostics.forEach { printError($0.rendered) }
                 throw ExitCode(1)
             }
             guard postgres.count == migrations.count else {

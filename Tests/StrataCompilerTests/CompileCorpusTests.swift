@@ -200,7 +200,7 @@ import Testing
               conn:
                 sql: SELECT id FROM T
               hashes:
-                sql: SELECT id AS hashValue FROM T
+                sql: SELECT id AS hashValue, id AS other FROM T
             """, rejections: [
                 "7:3: query 'conn' cannot be a method of RowsQueries",
                 "10:17: query 'hashes': result column 'hashValue' cannot be a row property",

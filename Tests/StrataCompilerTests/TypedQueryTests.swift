@@ -26,9 +26,10 @@ import Testing
         return SchemaLoader.check(bytes: Array(text.utf8), path: file).diagnostics.map(\.description)
     }
 
-    static func typed(_ sql: String, params: String = "", columns: String = "") throws -> TypedQuery {
+    static func typed(_ sql: String, params: String = "", columns: String = "", returns: String = "") throws -> TypedQuery {
         var text = tables + "queries:\n  q:\n    sql: \"\(sql.replacingOccurrences(of: "\"", with: "\\\""))\"\n"
         if !params.isEmpty { text += "    params: \(params)\n" }
+        if !returns.isEmpty { text += "    returns: \(returns)\n" }
         if !columns.isEmpty { text += "    columns: \(columns)\n" }
         let schema = try SchemaLoader.load(contents: text, path: "Shop.schema.yml")
         return try #require(schema.typedQueries.first)
@@ -304,16 +305,16 @@ import Testing
 
     // MARK: - Pinned signatures
 
-    static let musicSchema = GeneratedFixtures.testsDirectory.deletingLastPathComponent()
-        .appendingPathComponent("StrataIntegrationTests/Music.schema.yml").path
-    static let signaturesFile = GeneratedFixtures.testsDirectory.appendingPathComponent("Fixtures/Queries/Music.signatures")
+    static let integrationDirectory = GeneratedFixtures.testsDirectory.deletingLastPathComponent()
+        .appendingPathComponent("StrataIntegrationTests")
 
-    @Test func musicSignaturesMatchTheReference() throws {
-        let swift = try Generator.generate(schemaPath: Self.musicSchema)
+    /// The public declarations of `<Database>Queries` in the Swift generated for `schema`.
+    static func signatures(of schema: String, database: String) throws -> [String] {
+        let swift = try Generator.generate(schemaPath: integrationDirectory.appendingPathComponent(schema).path)
         var inQueries = false
         var lines: [String] = []
         for line in swift.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("public struct MusicQueries") { inQueries = true }
+            if line.hasPrefix("public struct \(database)Queries") { inQueries = true }
             if inQueries, line == "}" { break }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if inQueries, trimmed.hasPrefix("public func") || trimmed.hasPrefix("public struct") || trimmed.hasPrefix("public var") {
@@ -321,12 +322,23 @@ import Testing
                 lines.append(unindented.replacingOccurrences(of: " {", with: ""))
             }
         }
+        return lines
+    }
+
+    /// Music.schema.yml (every query shape) and Cards.schema.yml (the porting test of an
+    /// app's SQL), each against `Fixtures/Queries/<Database>.signatures`.
+    @Test(arguments: [("Music.schema.yml", "Music", 20), ("Cards.schema.yml", "Cards", 15)])
+    func signaturesMatchTheReference(_ schema: String, _ database: String, _ minimum: Int) throws {
+        let lines = try Self.signatures(of: schema, database: database)
         let actual = lines.joined(separator: "\n") + "\n"
+        let file = GeneratedFixtures.testsDirectory.appendingPathComponent("Fixtures/Queries/\(database).signatures")
         if ProcessInfo.processInfo.environment["STRATA_UPDATE_FIXTURES"] == "1" {
-            try actual.write(to: Self.signaturesFile, atomically: true, encoding: .utf8)
+            try actual.write(to: file, atomically: true, encoding: .utf8)
         }
-        let expected = try String(contentsOf: Self.signaturesFile, encoding: .utf8)
-        #expect(actual == expected)
-        #expect(lines.filter { $0.contains("public func") }.count >= 20)
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        if actual != expected {
+            Issue.record("signatures of \(schema) differ (STRATA_UPDATE_FIXTURES=1 rewrites them):\n\(try unifiedDiff(expected, actual))")
+        }
+        #expect(lines.filter { $0.contains("public func") }.count >= minimum)
     }
 }

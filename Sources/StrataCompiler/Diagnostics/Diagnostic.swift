@@ -39,6 +39,9 @@ public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
     public var message: String
     /// What to do about it, when the compiler can tell.
     public var hint: String?
+    /// The text of the file line `location` points into, when the diagnostic quotes it
+    /// (errors inside a `sql:` scalar do): ``rendered`` shows it with a caret.
+    public var sourceLine: String?
 
     /// Creates a diagnostic.
     public init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, hint: String? = nil) {
@@ -53,6 +56,24 @@ public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
         var text = "\(location): \(severity.rawValue): \(message)"
         if let hint { text += " (\(hint))" }
         return text
+    }
+
+    /// ``description``, followed, when the diagnostic quotes its line, by that one line and a
+    /// caret under the column, the way rustc and swiftc show them:
+    ///
+    /// ```text
+    /// Shop.schema.yml:14:14: error: query 'q': SQLite rejects the statement: no such column: nme
+    ///    |
+    /// 14 |              nme
+    ///    |              ^
+    /// ```
+    public var rendered: String {
+        guard let sourceLine else { return description }
+        let number = String(location.line)
+        let gutter = String(repeating: " ", count: number.count)
+        // Tabs stay tabs under the caret so that it lines up whatever the tab width.
+        let lead = sourceLine.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+        return "\(description)\n\(gutter) |\n\(number) | \(sourceLine)\n\(gutter) | \(lead)^"
     }
 }
 

@@ -43,6 +43,11 @@ struct SchemaLocator {
             }
             return nil
         }
+        // `table old is no longer declared and the new table new has the same columns …`: the
+        // new table's line, where `renamedFrom:` would go.
+        if sentence.hasPrefix("table "), let twin = sentence.range(of: " is no longer declared and the new table ") {
+            return locate("table " + sentence[twin.upperBound...])
+        }
         if let rest = sentence.dropPrefix("table ") {
             for end in Self.ends(of: rest) {
                 if let table = tables[SQLName.key(String(rest[..<end]))] { return table.location }

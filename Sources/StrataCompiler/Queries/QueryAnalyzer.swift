@@ -100,12 +100,27 @@ private struct Analysis {
         tokens = QueryTyper.tokens(of: query.sql)
     }
 
+    /// An error at a byte of the SQL: it quotes that one line of the file, with a caret.
     mutating func error(at offset: Int, _ message: String, hint: String? = nil) {
-        diagnostics.append(Diagnostic(at: query.sqlSource.location(atUTF8Offset: offset), "query '\(query.name)': \(message)", hint: hint))
+        let location = query.sqlSource.location(atUTF8Offset: offset)
+        var diagnostic = Diagnostic(at: location, "query '\(query.name)': \(message)", hint: hint)
+        diagnostic.sourceLine = query.sqlSource.sourceLine(location.line)
+        diagnostics.append(diagnostic)
     }
 
     mutating func error(_ location: SourceLocation?, _ message: String, hint: String? = nil) {
         diagnostics.append(Diagnostic(at: location ?? query.sqlSource.start, "query '\(query.name)': \(message)", hint: hint))
+    }
+
+    /// The expression of `tokens` as written, on one line: whitespace runs become one space,
+    /// and a long one is cut with `…`.
+    func expressionText(_ range: Range<Int>) -> String {
+        guard !range.isEmpty, range.upperBound <= tokens.count else { return "" }
+        let bytes = Array(query.sql.utf8)[tokens[range.lowerBound].range.lowerBound..<tokens[range.upperBound - 1].range.upperBound]
+        let text = String(decoding: bytes, as: UTF8.self)
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        let oneLine = words.joined(separator: " ")
+        return oneLine.count > 60 ? String(oneLine.prefix(57)) + "…" : oneLine
     }
 
     mutating func run(_ conn: Connection) {
@@ -123,7 +138,7 @@ private struct Analysis {
         let tailOffset: Int
         switch conn.prepareFirstStatementLocatingErrors(sql: query.sql) {
         case .failure(let failure):
-            error(at: failure.offset ?? offset(named: failure.message), "SQLite rejects the statement: \(failure.message)")
+            reportRejection(failure)
             return
         case .success(let (statement, tail)):
             prepared = statement
@@ -170,11 +185,43 @@ private struct Analysis {
         let end = statementTokens.last?.range.upperBound ?? 0
         let sql = String(decoding: query.sql.utf8.prefix(end), as: UTF8.self)
         typed = TypedQuery(
-            name: query.name, sql: sql, doc: query.doc, returns: query.returns, columns: columns, parameters: parameters,
+            name: query.name, sql: sql, doc: query.doc, returns: query.returns, exactlyOneRow: facts.exactlyOneRow && prepared.columnCount > 0,
+            columns: columns, parameters: parameters,
             shape: shape, isReadOnly: prepared.isReadOnly, occurrences: occurrences)
     }
 
     var firstTokenOffset: Int { tokens.first?.range.lowerBound ?? 0 }
+
+    /// SQLite's refusal, at the token it is about; a double-quoted token that names no column
+    /// is explained (SQLite's double-quoted strings are off in Strata).
+    mutating func reportRejection(_ failure: Connection.PrepareFailure) {
+        let message = failure.message
+        let noColumn = "has no column named "
+        if let range = message.range(of: noColumn) {
+            // `INSERT INTO t (a, nme)`: at the column in the list, not at INSERT.
+            let name = SQLName.fold(String(message[range.upperBound...]))
+            let listStart = tokens.firstIndex { $0.kind == .symbol && $0.text == "(" } ?? 0
+            let at = tokens[listStart...].first { ($0.kind == .word || $0.kind == .identifier) && SQLName.fold($0.text) == name }
+            error(at: at?.range.lowerBound ?? firstTokenOffset, "SQLite rejects the statement: \(message)")
+            return
+        }
+        let at = failure.offset ?? offset(named: message)
+        if message.hasPrefix("no such column: ") {
+            let name = String(message.dropFirst("no such column: ".count))
+            let bytes = Array(query.sql.utf8)
+            let quoted = tokens.filter { token in
+                token.kind == .identifier && token.text == name && bytes.indices.contains(token.range.lowerBound)
+                    && bytes[token.range.lowerBound] == UInt8(ascii: "\"")
+            }
+            if !name.contains("."), let token = quoted.first(where: { $0.range.lowerBound == failure.offset }) ?? quoted.first {
+                let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+                error(at: token.range.lowerBound,
+                      "`\"\(name)\"` is an identifier here (SQLite's double-quoted strings are off in Strata); write \(literal) for a string")
+                return
+            }
+        }
+        error(at: at, "SQLite rejects the statement: \(message)")
+    }
 
     /// Where the name an SQLite message ends with (`no such table: itme`) is written, for the
     /// messages that come without an offset; else the statement's start.
@@ -213,13 +260,23 @@ private struct Analysis {
                   hint: Suggestion.hint(for: override.name, in: names) ?? (names.isEmpty ? "the statement has no parameters" : "its parameters: \(names.joined(separator: ", "))"))
         }
         var parameters: [TypedQuery.Parameter] = []
+        var labels: [String: String] = [:]
         for name in names {
             let occurrences = tokens.indices.filter { tokens[$0].kind == .parameter(name) }
             let firstOffset = occurrences.first.map { tokens[$0].range.lowerBound } ?? firstTokenOffset
-            guard SwiftNames.isValidSwiftIdentifier(name) else {
+            // One rule for every name made from SQL: `:new_queue` → `newQueue:`, as result
+            // columns' properties.
+            let label = SwiftNames.lowerCamelCase(name)
+            guard SwiftNames.isValidSwiftIdentifier(label) else {
                 error(at: firstOffset, "parameter ':\(name)' is not a valid Swift identifier", hint: "it becomes the argument label")
                 continue
             }
+            if let other = labels[label] {
+                error(at: firstOffset, "parameters ':\(other)' and ':\(name)' are both '\(label)' in Swift",
+                      hint: "rename one of them: each parameter becomes an argument label")
+                continue
+            }
+            labels[label] = name
             if let override = overrides[name] {
                 if override.isList {
                     for index in occurrences where !isSoleInElement(index) {
@@ -228,23 +285,27 @@ private struct Analysis {
                     }
                 }
                 parameters.append(TypedQuery.Parameter(
-                    name: name, valueType: TypedQuery.ValueType(type: override.type, isOptional: override.isOptional), isList: override.isList))
+                    name: name, label: label, valueType: TypedQuery.ValueType(type: override.type, isOptional: override.isOptional),
+                    isList: override.isList))
                 continue
             }
             let uses = (facts.uses[name] ?? []).sorted { $0.token < $1.token }
-            guard let first = uses.first else {
+            guard var first = uses.first else {
                 error(at: firstOffset, "the type of parameter ':\(name)' cannot be inferred",
                       hint: "declare it: params: { \(name): int }")
                 continue
             }
-            if let conflict = uses.first(where: { !Self.sameType($0, first) }) {
+            // A number used both as Int and as Double is a Double.
+            if uses.allSatisfy({ $0.base == .int || $0.base == .double }), uses.contains(where: { $0.base == .double }) {
+                first = uses.first { $0.base == .double } ?? first
+            } else if let conflict = uses.first(where: { !Self.sameType($0, first) }) {
                 error(at: tokens[conflict.token].range.lowerBound,
                       "parameter ':\(name)' is used as \(Self.describe(first)) and as \(Self.describe(conflict))",
                       hint: "use two parameters, or declare its type in 'params:'")
                 continue
             }
             parameters.append(TypedQuery.Parameter(
-                name: name,
+                name: name, label: label,
                 valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.hasOwner(first.base) ? first.owner : nil,
                                                 isOptional: uses.contains { $0.optional }),
                 isList: false))
@@ -284,55 +345,104 @@ private struct Analysis {
 
     // MARK: - Result columns
 
+    /// The result columns' names and types. A column is named by its alias, else by the name
+    /// its expression gives itself (``QueryTyper/ResultColumn/derived``); any other unnamed
+    /// expression needs `AS`, except as the only column (its value is the result).
     mutating func typeColumns(_ statement: Statement, facts: QueryTyper.Result) -> [TypedQuery.ResultColumn]? {
         let count = statement.columnCount
-        let names = (0..<Int32(count)).map { statement.columnName(at: $0) }
-        var overrides: [String: SQLQuery.ColumnOverride] = [:]
+        let sqliteNames = (0..<Int32(count)).map { statement.columnName(at: $0) }
+        let matched = facts.columns.count == count
+        // The name of each column: alias, derived, or (single column) the expression itself.
+        var names: [String] = []
+        var unnamed: Set<Int> = []
+        for index in 0..<count {
+            guard matched else {
+                names.append(sqliteNames[index])
+                continue
+            }
+            let fact = facts.columns[index]
+            if fact.alias != nil {
+                names.append(sqliteNames[index])
+            } else if let derived = fact.derived {
+                names.append(derived)
+            } else {
+                names.append(count == 1 ? expressionText(fact.tokens) : sqliteNames[index])
+                unnamed.insert(index)
+            }
+        }
+        var overrides: [Int: SQLQuery.ColumnOverride] = [:]
         for override in query.columnTypes {
-            if names.contains(override.name) {
-                overrides[override.name] = override
+            if let index = names.firstIndex(of: override.name) ?? sqliteNames.firstIndex(of: override.name) {
+                overrides[index] = override
             } else {
                 error(override.location, "'columns' names '\(override.name)', which is not a result column",
                       hint: Suggestion.hint(for: override.name, in: names) ?? "the result columns: \(names.joined(separator: ", "))")
             }
         }
-        let matched = facts.columns.count == count
         var columns: [TypedQuery.ResultColumn] = []
-        var seen: [String: String] = [:]
+        var seen: [String: Int] = [:]
         for index in 0..<count {
             let name = names[index]
             let fact = matched ? facts.columns[index] : nil
             let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].range.lowerBound } ?? firstTokenOffset
-            let property = SwiftNames.lowerCamelCase(name)
-            guard SwiftNames.isValidSwiftIdentifier(property) else {
-                error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
+            let property: String
+            if count == 1 {
+                // The bare value: no property, whatever the expression.
+                let camel = SwiftNames.lowerCamelCase(name)
+                property = SwiftNames.isValidSwiftIdentifier(camel) ? camel : "value"
+            } else if unnamed.contains(index), let fact {
+                let expression = expressionText(fact.tokens)
+                let suggestion = Self.uniqueSuggestion(QueryTyper(tokens: tokens, schema: schema, parameterTypes: [:]).suggestedName(fact.tokens), taken: Set(names.map(SwiftNames.lowerCamelCase)))
+                error(at: offset, "result column `\(expression)` needs a name to be a property of the row",
+                      hint: "add AS, for example `\(expression) AS \(suggestion)`")
                 continue
+            } else {
+                property = SwiftNames.lowerCamelCase(name)
+                guard SwiftNames.isValidSwiftIdentifier(property) else {
+                    error(at: offset, "result column '\(name)' has no name that can be a Swift property", hint: "add AS name")
+                    continue
+                }
+                if let problem = SwiftNames.propertyNameProblem(property) {
+                    error(at: offset, "result column '\(name)' cannot be a row property: \(problem)",
+                          hint: "add AS to give it another name")
+                    continue
+                }
+                if let earlier = seen[property] {
+                    let earlierName = names[earlier]
+                    let what = earlierName == name ? "'\(name)'" : "'\(earlierName)' and '\(name)' (both '\(property)' in Swift)"
+                    var message = "two result columns are named \(what)"
+                    if let fact, let earlierFact = facts.columns.indices.contains(earlier) ? facts.columns[earlier] : nil,
+                       fact.alias == nil || earlierFact.alias == nil {
+                        let first = expressionText(earlierFact.tokens)
+                        let second = expressionText(fact.tokens)
+                        if first != second || first != name { message += ": `\(first)` and `\(second)`" }
+                    }
+                    error(at: offset, message, hint: "add AS to give one another name")
+                    continue
+                }
+                seen[property] = index
             }
-            if let problem = SwiftNames.propertyNameProblem(property) {
-                error(at: offset, "result column '\(name)' cannot be a row property: \(problem)",
-                      hint: "add AS to give it another name")
-                continue
-            }
-            if let earlier = seen[property] {
-                let what = earlier == name ? "'\(name)'" : "'\(earlier)' and '\(name)' (both '\(property)' in Swift)"
-                error(at: offset, "two result columns are named \(what)", hint: "add AS to give one another name")
-                continue
-            }
-            seen[property] = name
             let valueType: TypedQuery.ValueType
-            if let override = overrides[name] {
+            if let override = overrides[index] {
                 valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
             } else if let fact, let base = fact.type.base {
                 valueType = TypedQuery.ValueType(type: base, enumOwner: Self.hasOwner(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
             } else {
                 let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
+                let declared = SwiftNames.isValidSwiftIdentifier(name) ? name : "name"
                 error(at: offset, "the type of result column '\(name)' cannot be inferred: \(fact?.type.isNull == true ? "it is always NULL" : reason)",
-                      hint: "declare it: columns: { \(name): text }")
+                      hint: declared == name ? "declare it: columns: { \(name): text }" : "name it with AS and declare it: columns: { name: text }")
                 continue
             }
             columns.append(TypedQuery.ResultColumn(name: name, propertyName: property, valueType: valueType))
         }
         return diagnostics.isEmpty ? columns : nil
+    }
+
+    /// `name`, or `name2`, `name3` … when another result column already has it.
+    static func uniqueSuggestion(_ name: String, taken: Set<String>) -> String {
+        var used = taken
+        return SwiftNames.unique(name, among: &used)
     }
 
     /// The record whose columns the result is, all of them in order, with their declared types.

@@ -62,6 +62,12 @@ struct QueryTyper {
         var tokens: Range<Int>
         /// The alias, or the column name for a column reference, when the typer can tell.
         var name: String?
+        /// The `AS` alias (or bare alias) as written, when there is one.
+        var alias: String?
+        /// The name an unaliased expression gives itself: a column (`col`, `t.col`, `-col`,
+        /// `CAST(col AS …)`) its SQL name, `count(*)` `count`, `sum(x)` `sumX` (Swift
+        /// spelling); nil for any other expression.
+        var derived: String?
     }
 
     /// A table, CTE or subquery in FROM.
@@ -104,6 +110,10 @@ struct QueryTyper {
         var yieldsRows = true
         /// The uses of each parameter.
         var uses: [String: [Use]] = [:]
+        /// A SELECT that yields exactly one row whatever the data: no FROM and no WHERE, or
+        /// an outermost aggregate without GROUP BY, HAVING, or a LIMIT/OFFSET that could
+        /// remove the row; one arm only.
+        var exactlyOneRow = false
     }
 
     let tokens: [Token]
@@ -199,7 +209,9 @@ struct QueryTyper {
         let scope = Scope(parent: nil)
         if isKeyword("WITH") { with(scope) }
         if isKeyword("SELECT") || isKeyword("VALUES") {
-            result.columns = select(scope).columns
+            let selected = select(scope)
+            result.columns = selected.columns
+            result.exactlyOneRow = selected.alwaysOneRow
         } else if isKeyword("INSERT") || isKeyword("REPLACE") {
             insert(scope)
         } else if isKeyword("UPDATE") {
@@ -278,8 +290,16 @@ struct QueryTyper {
             skipTyped(scope, until: ["LIMIT"])
         }
         if accept("LIMIT") {
+            // `LIMIT n` with a literal n ≥ 1 (and no offset, or `OFFSET 0`) keeps the one row.
+            let limitKeepsRow = isPositiveLiteral(current)
+                && (peek(1) == nil || isSymbol(")", 1) || isSymbol(",", 1) || isSymbol(";", 1) || isKeyword("OFFSET", 1))
+            var offsetIsZero = true
             limitExpression(scope)
-            if accept("OFFSET") || acceptSymbol(",") { limitExpression(scope) }
+            if accept("OFFSET") || acceptSymbol(",") {
+                offsetIsZero = current?.kind == .number && Int(current?.text ?? "") == 0
+                limitExpression(scope)
+            }
+            if !(limitKeepsRow && offsetIsZero) { alwaysOneRow = false }
         }
         guard var columns = arms.first else { return Selected(columns: [], alwaysOneRow: false) }
         for arm in arms.dropFirst() {
@@ -289,6 +309,11 @@ struct QueryTyper {
             }
         }
         return Selected(columns: columns, alwaysOneRow: alwaysOneRow)
+    }
+
+    func isPositiveLiteral(_ token: Token?) -> Bool {
+        guard let token, token.kind == .number, let value = Int(token.text) else { return false }
+        return value >= 1
     }
 
     mutating func limitExpression(_ scope: Scope) {
@@ -324,7 +349,8 @@ struct QueryTyper {
                 repeat {
                     let start = position
                     let type = expression(scope)
-                    row.append(ResultColumn(type: type, tokens: start..<position, name: "column\(row.count + 1)"))
+                    let name = "column\(row.count + 1)"
+                    row.append(ResultColumn(type: type, tokens: start..<position, name: name, derived: name))
                 } while acceptSymbol(",")
                 _ = acceptSymbol(")")
                 rows.append(row)
@@ -336,7 +362,7 @@ struct QueryTyper {
                     columns[index].type = Self.common([columns[index].type, row[index].type], typer: &self)
                 }
             }
-            return (columns, false)
+            return (columns, rows.count == 1)
         }
         guard accept("SELECT") else { return ([], false) }
         _ = accept("DISTINCT") || accept("ALL")
@@ -344,7 +370,9 @@ struct QueryTyper {
         let listStart = position
         skip(until: Self.clauseWords)
         let listEnd = position
-        if accept("FROM") { from(scope) }
+        let hasFrom = accept("FROM")
+        if hasFrom { from(scope) }
+        let hasWhere = isKeyword("WHERE")
         if accept("WHERE") {
             let start = position
             _ = expression(scope)
@@ -355,7 +383,8 @@ struct QueryTyper {
             scope.hasGroupBy = true
             skipTyped(scope, until: ["HAVING"])
         }
-        if accept("HAVING") { _ = expression(scope) }
+        let hasHaving = accept("HAVING")
+        if hasHaving { _ = expression(scope) }
         if accept("WINDOW") { skip(until: ["ORDER", "LIMIT", "UNION", "INTERSECT", "EXCEPT"]) }
         let after = position
         position = listStart
@@ -368,7 +397,10 @@ struct QueryTyper {
         }
         groupByKnown = outerGroupBy
         position = after
-        return (columns, aggregate && !scope.hasGroupBy)
+        // An aggregate without GROUP BY gives one row even when WHERE matches none; HAVING
+        // may remove it. Without FROM, only WHERE can.
+        let oneRow = !scope.hasGroupBy && !hasHaving && (aggregate || !hasFrom && !hasWhere)
+        return (columns, oneRow)
     }
 
     /// The comma-separated ranges of `range` at depth 0.
@@ -428,7 +460,98 @@ struct QueryTyper {
         if name == nil, type.origin != nil, tokens[end - 1].kind == .word || tokens[end - 1].kind == .identifier {
             name = tokens[end - 1].text
         }
-        return [ResultColumn(type: type, tokens: range.lowerBound..<end, name: name)]
+        let derived = alias == nil ? derivedName(range.lowerBound..<end) : nil
+        return [ResultColumn(type: type, tokens: range.lowerBound..<end, name: name, alias: alias, derived: derived)]
+    }
+
+    /// `col`, `t.col`, `main.t.col`: the column's name.
+    func columnName(_ range: Range<Int>) -> String? {
+        guard [1, 3, 5].contains(range.count) else { return nil }
+        for (offset, index) in range.enumerated() {
+            let token = tokens[index]
+            if offset % 2 == 1 {
+                guard token.kind == .symbol, token.text == "." else { return nil }
+            } else {
+                guard token.kind == .identifier || token.kind == .word && !Self.nonColumnWords.contains(token.upper) else { return nil }
+            }
+        }
+        return tokens[range.upperBound - 1].text
+    }
+
+    static let nonColumnWords: Set<String> = operatorWords.union(trailingWords).union(clauseWords).union(["CAST", "NOT"])
+
+    /// The name an unaliased result expression gives itself (see ``ResultColumn/derived``).
+    func derivedName(_ range: Range<Int>) -> String? {
+        guard !range.isEmpty else { return nil }
+        if let column = columnName(range) { return column }
+        let first = tokens[range.lowerBound]
+        if first.kind == .symbol, first.text == "-" || first.text == "+" {
+            return columnName(range.lowerBound + 1..<range.upperBound)
+        }
+        guard first.kind == .word, range.count >= 3, tokens[range.lowerBound + 1].kind == .symbol,
+              tokens[range.lowerBound + 1].text == "(", tokens[range.upperBound - 1].kind == .symbol,
+              tokens[range.upperBound - 1].text == ")" else { return nil }
+        var inner = range.lowerBound + 2..<range.upperBound - 1
+        if first.upper == "CAST" {
+            guard let asIndex = inner.first(where: { tokens[$0].kind == .word && tokens[$0].upper == "AS" }) else { return nil }
+            return columnName(inner.lowerBound..<asIndex)
+        }
+        guard Self.namingAggregates.contains(first.upper) else { return nil }
+        if let distinct = inner.first, tokens[distinct].kind == .word, tokens[distinct].upper == "DISTINCT" {
+            inner = inner.lowerBound + 1..<inner.upperBound
+        }
+        let function = first.upper.lowercased()
+        if first.upper == "COUNT", inner.isEmpty || inner.count == 1 && tokens[inner.lowerBound].kind == .symbol && tokens[inner.lowerBound].text == "*" {
+            return function
+        }
+        guard let column = columnName(inner) else { return nil }
+        return function + SwiftNames.upperFirst(SwiftNames.lowerCamelCase(column))
+    }
+
+    /// The aggregates whose call on a column names itself (`sum(price)` → `sumPrice`).
+    static let namingAggregates: Set<String> = ["COUNT", "SUM", "MIN", "MAX", "AVG", "TOTAL"]
+
+    /// A name to suggest for an unnamed result expression: `sum(a * b)` → `sumA`,
+    /// `EXISTS (SELECT … FROM deck …)` → `hasDeck`, `CASE … x … END` → `x`; else `value`.
+    func suggestedName(_ range: Range<Int>) -> String {
+        guard !range.isEmpty else { return "value" }
+        let first = tokens[range.lowerBound]
+        func firstColumn(_ range: Range<Int>) -> String? {
+            for index in range {
+                let token = tokens[index]
+                guard token.kind == .word && !Self.nonColumnWords.contains(token.upper) || token.kind == .identifier else { continue }
+                if index + 1 < range.upperBound, tokens[index + 1].kind == .symbol, tokens[index + 1].text == "(" || tokens[index + 1].text == "." {
+                    continue
+                }
+                if index > range.lowerBound, tokens[index - 1].kind == .word, tokens[index - 1].upper == "AS" { continue }
+                let name = SwiftNames.lowerCamelCase(token.text)
+                if SwiftNames.isValidSwiftIdentifier(name), !SwiftNames.keywords.contains(name) { return name }
+            }
+            return nil
+        }
+        var start = range.lowerBound
+        var negated = false
+        if first.kind == .word, first.upper == "NOT", range.count > 1, tokens[start + 1].upper == "EXISTS" {
+            negated = true
+            start += 1
+        }
+        if tokens[start].kind == .word, tokens[start].upper == "EXISTS" {
+            if let from = (start..<range.upperBound).first(where: { tokens[$0].kind == .word && tokens[$0].upper == "FROM" }),
+               from + 1 < range.upperBound, tokens[from + 1].kind == .word || tokens[from + 1].kind == .identifier {
+                let table = SwiftNames.upperCamelCase(tokens[from + 1].text)
+                if SwiftNames.isValidSwiftIdentifier(table) { return (negated ? "hasNo" : "has") + table }
+            }
+            return negated ? "isMissing" : "exists"
+        }
+        if first.kind == .word, range.count > 2, tokens[range.lowerBound + 1].text == "(" {
+            let function = SwiftNames.lowerCamelCase(first.text.lowercased())
+            let column = firstColumn(range.lowerBound + 2..<range.upperBound)
+            if Self.aggregates.contains(first.upper) {
+                return function + (column.map { SwiftNames.upperFirst($0) } ?? "")
+            }
+            return column ?? (SwiftNames.isValidSwiftIdentifier(function) && !SwiftNames.keywords.contains(function) ? function : "value")
+        }
+        return firstColumn(range) ?? "value"
     }
 
     static let operatorWords: Set<String> = [
@@ -446,7 +569,7 @@ struct QueryTyper {
         return columns.filter { !source.hiddenFromStar.contains($0.name.lowercased()) }.map { column in
             var type = column.type
             if source.nullable { type.optional = true }
-            return ResultColumn(type: type, tokens: range, name: column.name)
+            return ResultColumn(type: type, tokens: range, name: column.name, derived: column.name)
         }
     }
 

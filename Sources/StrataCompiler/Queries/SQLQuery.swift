@@ -94,6 +94,9 @@ public struct SQLSourceMap: Hashable, Sendable {
     public var start: SourceLocation
     /// Line and column of each byte of the value; empty when the source was not available.
     var positions: [Position]
+    /// The text of each file line the scalar covers, by line number (for quoting a line
+    /// under an error).
+    var lines: [Int: String] = [:]
 
     struct Position: Hashable, Sendable {
         var line: Int32
@@ -174,7 +177,17 @@ public struct SQLSourceMap: Hashable, Sendable {
                 positions.append(Position(line: sourceLines[max(at, 0)], column: sourceColumns[max(at, 0)]))
             }
         }
+        let lastLine = Int(positions.map(\.line).max() ?? Int32(line))
+        for number in line...max(line, lastLine) where number <= lineStarts.count {
+            let from = lineStarts[number - 1]
+            var to = number < lineStarts.count ? lineStarts[number] - 1 : source.count
+            if to > from, source[to - 1] == UInt8(ascii: "\r") { to -= 1 }
+            lines[number] = String(decoding: source[from..<max(from, to)], as: UTF8.self)
+        }
     }
+
+    /// The file line `line` as written, when the scalar covers it.
+    public func sourceLine(_ line: Int) -> String? { lines[line] }
 
     /// The file position of the byte at `offset` in the SQL text.
     public func location(atUTF8Offset offset: Int) -> SourceLocation {

@@ -32,8 +32,11 @@ public struct TypedQuery: Hashable, Sendable {
 
     /// One `:name` parameter, in order of first appearance.
     public struct Parameter: Hashable, Sendable {
-        /// The name after the colon: the argument label.
+        /// The name after the colon, as written (`new_queue`).
         public var name: String
+        /// The Swift argument label: `name` in lowerCamelCase (`newQueue`), the same rule as
+        /// result columns' property names.
+        public var label: String
         /// The type (of each element, for a list).
         public var valueType: ValueType
         /// `"[int]"`: an array expanded into `IN (…)`.
@@ -60,6 +63,9 @@ public struct TypedQuery: Hashable, Sendable {
     public var doc: String?
     /// `returns:`.
     public var returns: SQLQuery.Returns
+    /// The statement yields exactly one row whatever the data (a SELECT without FROM, or an
+    /// aggregate without GROUP BY): `returns: one` gives the row itself, not an optional.
+    public var exactlyOneRow: Bool = false
     /// The result columns, in order (empty for `.changes`).
     public var columns: [ResultColumn]
     /// The parameters, in order of first appearance.

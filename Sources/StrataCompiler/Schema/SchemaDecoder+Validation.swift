@@ -45,6 +45,28 @@ extension SchemaDecoder {
                 tableError(index, location, "record '\(table.recordName)' would hide the type '\(table.recordName)' the generated code uses",
                            hint: "rename the record and keep the SQL name with 'table: \(table.sqlName)'")
             }
+            checkJSONTypesAgainstEnums(table, index: index)
+        }
+    }
+
+    /// A json column whose `swiftType` is exactly the name of an enum the record nests
+    /// (`swiftType: Format` beside `format: { type: enum … }` → `Book.Format`) would bind to
+    /// that enum instead of the app's type: an error at the json column naming both.
+    /// A type that only uses the enum (`[Format]`) is the documented way to store several.
+    mutating func checkJSONTypesAgainstEnums(_ table: Table, index: Int) {
+        var enums: [String: Column] = [:]
+        for column in table.columns {
+            if case .enumeration(let swiftType, _) = column.type, enums[swiftType] == nil { enums[swiftType] = column }
+        }
+        guard !enums.isEmpty else { return }
+        for column in table.columns {
+            guard case .json(let swiftType) = column.type else { continue }
+            var bare = swiftType.trimmingSpaces
+            while bare.hasSuffix("?") { bare.removeLast() }
+            guard let enumColumn = enums[bare] else { continue }
+            tableError(index, column.location ?? sources[index].keyLocation,
+                       "json column '\(column.name)' has swiftType '\(swiftType)', which names the enum Strata generates for column '\(enumColumn.name)' ('\(table.recordName).\(bare)'): the column would hold that enum, not a type of the app",
+                       hint: "give the enum another name with swiftType on '\(enumColumn.name)', or qualify the app's type with its module ('App.\(bare)')")
         }
     }
 

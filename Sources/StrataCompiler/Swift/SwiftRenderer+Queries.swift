@@ -84,7 +84,7 @@ extension SwiftRenderer {
                 default: value = "…"
                 }
             }
-            return "\(SwiftNames.argumentLabel(parameter.name)): \(value)"
+            return "\(SwiftNames.argumentLabel(parameter.label)): \(value)"
         }.joined(separator: ", ")
     }
 
@@ -185,7 +185,7 @@ extension SwiftRenderer {
     }
 
     func renderQueryMethod(_ query: TypedQuery, sqlNamespace: String, _ out: inout SwiftWriter) {
-        let names = SwiftNames.parameterNames(query.parameters.map(\.name))
+        let names = SwiftNames.parameterNames(query.parameters.map(\.label))
         let signature = zip(query.parameters, names).map { parameter, names in
             let type = swiftType(parameter.valueType)
             return "\(names.declaration): \(parameter.isList ? "[\(type)]" : type)"
@@ -195,6 +195,7 @@ extension SwiftRenderer {
         switch (query.shape, query.returns) {
         case (.changes, _): returnType = "Int"
         case (_, .many): returnType = "[\(row)]"
+        case (_, .one) where query.exactlyOneRow: returnType = row
         case (_, .one): returnType = row.hasSuffix("?") ? row : row + "?"
         }
         var doc = query.doc.map { $0 + "\n\n" } ?? ""
@@ -237,6 +238,9 @@ extension SwiftRenderer {
             case (.changes, _):
                 out.line("try statement.run()")
                 out.line("return self.conn.changes")
+            case (_, .one) where query.exactlyOneRow:
+                out.line("guard try statement.step() else { throw StrataError.missingRow(query: \(SwiftNames.stringLiteral(query.name))) }")
+                out.line("return \(decodeExpression(query))")
             case (_, .one):
                 out.line("return try statement.step() ? \(decodeExpression(query)) : nil")
             case (_, .many):

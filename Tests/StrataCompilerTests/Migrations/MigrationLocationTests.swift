@@ -55,3 +55,20 @@ import Testing
         ], "\(located)")
     }
 }
+
+/// A dropped table whose twin is new: the refusal points at the new table, where
+/// `renamedFrom:` would go, not at the file's first line.
+@Test func aDroppedTableWithANewTwinPointsAtTheNewTable() throws {
+    let (workspace, _) = try ShopSchema.seeded()
+    let sale = ShopSchema.purchase.replacingOccurrences(of: "Purchase:", with: "Sale:")
+        .replacingOccurrences(of: "table: purchase", with: "table: sale")
+    let schema = try workspace.writeSchema(ShopSchema.yaml(purchase: sale))
+    let error = #expect(throws: MigrationPlanningError.self) {
+        try MigrationPlanner.plan(schema: schema, migrations: try MigrationFiles.load(schemaPath: workspace.schemaPath))
+    }
+    let problems = error?.problems ?? []
+    let index = try #require(problems.firstIndex { $0.hasPrefix("table purchase is no longer declared and the new table sale has the same columns") },
+                             "\(problems)")
+    let location = try #require(error?.locations[index])
+    #expect("\(location.line):\(location.column)" == "11:3", "Sale: is written at line 11")
+}

@@ -1462,7 +1462,37 @@ public struct LibraryQueries {
     public func highestPrice() throws -> Double? {
         let statement = try self.conn.cachedStatement(LibraryQueriesSQL.highestPrice)
         defer { statement.reset() }
-        return try statement.step() ? (statement.isNull(at: 0) ? nil : statement.double(at: 0)) : nil
+        guard try statement.step() else { throw StrataError.missingRow(query: "highestPrice") }
+        return (statement.isNull(at: 0) ? nil : statement.double(at: 0))
+    }
+
+    /// How many books the library holds (one column, no alias needed; always one row, so `Int`).
+    ///
+    /// ```sql
+    /// SELECT COUNT(*) FROM books
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query bookCount.
+    public func bookCount() throws -> Int {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.bookCount)
+        defer { statement.reset() }
+        guard try statement.step() else { throw StrataError.missingRow(query: "bookCount") }
+        return try statement.checkedNotNull(at: 0, query: "bookCount", column: "count").int(at: 0)
+    }
+
+    /// Whether an open loan is past its due date.
+    ///
+    /// ```sql
+    /// SELECT EXISTS (SELECT 1 FROM loans WHERE returned = 0 AND dueAt < :now)
+    /// ```
+    ///
+    /// - Remark: Generated from Library.schema.yml, query hasOverdueLoans.
+    public func hasOverdueLoans(now: Date) throws -> Bool {
+        let statement = try self.conn.cachedStatement(LibraryQueriesSQL.hasOverdueLoans)
+        defer { statement.reset() }
+        try statement.bind(now, at: 1)
+        guard try statement.step() else { throw StrataError.missingRow(query: "hasOverdueLoans") }
+        return try statement.checkedNotNull(at: 0, query: "hasOverdueLoans", column: "EXISTS (SELECT 1 FROM loans WHERE returned = 0 AND dueAt …").bool(at: 0)
     }
 
     /// Marks the open loan of a book returned.
@@ -1518,6 +1548,14 @@ private enum LibraryQueriesSQL {
 
     static let highestPrice: CachedSQL = #"""
         SELECT MAX(price) AS price FROM books
+        """#
+
+    static let bookCount: CachedSQL = #"""
+        SELECT COUNT(*) FROM books
+        """#
+
+    static let hasOverdueLoans: CachedSQL = #"""
+        SELECT EXISTS (SELECT 1 FROM loans WHERE returned = 0 AND dueAt < :now)
         """#
 
     static let returnBook: CachedSQL = #"""
