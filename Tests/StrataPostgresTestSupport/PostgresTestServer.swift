@@ -199,14 +199,14 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// A streaming-replication standby of this server in a new folder: `pg_basebackup -R`
-    /// (which writes `primary_conninfo` and `standby.signal`), on `port` (default: a free
-    /// one), started.
+    /// (which writes `primary_conninfo` and `standby.signal`; `--no-sync`, like the servers'
+    /// `fsync = off`), on `port` (default: a free one), started.
     public func makeStandby(port: Int? = nil) throws -> PostgresTestServer {
         let directory = try Self.makeDirectory()
         do {
             try Self.run(
                 "pg_basebackup",
-                ["-h", "127.0.0.1", "-p", "\(self.port)", "-U", Self.user, "-D", directory.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast"],
+                ["-h", "127.0.0.1", "-p", "\(self.port)", "-U", Self.user, "-D", directory.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast", "--no-sync"],
                 in: directory)
             // The copy has the primary's pid file removed by pg_basebackup; its port and socket folder are replaced.
             return try Self.startServer(in: directory, extra: ["primary_slot_name = ''"], port: port)

@@ -194,6 +194,8 @@ struct PostgresFailoverTests {
                         }
                         break
                     }
+                    // Many writers, not a flood: the machine also has to rebuild standbys.
+                    try? await Task.sleep(for: .milliseconds(10))
                 }
             })
         }
@@ -214,7 +216,7 @@ struct PostgresFailoverTests {
                     case .failure(let error)?:
                         await ledger.unexpected("read: \(String(reflecting: error))")
                     }
-                    try? await Task.sleep(for: .milliseconds(5))
+                    try? await Task.sleep(for: .milliseconds(10))
                 }
             })
         }
