@@ -21,8 +21,11 @@ private actor Ledger {
     /// The current fault: when it happened and which port the new primary has.
     private var faultAt: ContinuousClock.Instant?
     private var newPrimaryPort: Int?
+    private var faultIsFreeze = false
     private(set) var firstWriteOnNewPrimary: Duration?
     var failoverTimes: [Duration] = []
+    var failoverTimesAfterKills: [Duration] = []
+    var failoverTimesAfterFreezes: [Duration] = []
 
     func newID() -> Int {
         nextID += 1
@@ -34,12 +37,14 @@ private actor Ledger {
         if let faultAt, port == newPrimaryPort, firstWriteOnNewPrimary == nil {
             firstWriteOnNewPrimary = instant - faultAt
             failoverTimes.append(instant - faultAt)
+            if faultIsFreeze { failoverTimesAfterFreezes.append(instant - faultAt) } else { failoverTimesAfterKills.append(instant - faultAt) }
         }
     }
 
-    func fault(at instant: ContinuousClock.Instant, newPrimaryPort port: Int) {
+    func fault(at instant: ContinuousClock.Instant, newPrimaryPort port: Int, freeze: Bool) {
         faultAt = instant
         newPrimaryPort = port
+        faultIsFreeze = freeze
         firstWriteOnNewPrimary = nil
     }
 
@@ -237,7 +242,7 @@ struct PostgresFailoverTests {
             }
             let freeze = round % Self.freezeEvery == Self.freezeEvery - 1
             let faultAt = clock.now
-            await ledger.fault(at: faultAt, newPrimaryPort: standby.port)
+            await ledger.fault(at: faultAt, newPrimaryPort: standby.port, freeze: freeze)
             if freeze {
                 try primary.freeze()
                 freezes += 1
@@ -309,6 +314,12 @@ struct PostgresFailoverTests {
         func ms(_ duration: Duration?) -> String {
             duration.map { String(format: "%.0f ms", Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15) } ?? "none"
         }
+        func spread(_ durations: [Duration]) -> String {
+            let sorted = durations.sorted()
+            return sorted.isEmpty ? "none" : "min \(ms(sorted.first)), median \(ms(sorted[sorted.count / 2])), max \(ms(sorted.last))"
+        }
+        let afterKills = spread(await ledger.failoverTimesAfterKills)
+        let afterFreezes = spread(await ledger.failoverTimesAfterFreezes)
         print(
             """
             failover: \(completedRounds) rounds (\(freezes) freezes, \(completedRounds - freezes) kills) in \(ms(clock.now - testStart)); \
@@ -316,7 +327,7 @@ struct PostgresFailoverTests {
             \(unknown.count) commit outcomes unknown (\(unknownPresent) committed, \(unknown.count - unknownPresent) not); \
             \(await ledger.failedAttempts) failed attempts retried; \(await ledger.reads) reads, \(await ledger.failedReads) failed reads; \
             \(hangs) hung calls; \(unexpected.count) unexpected errors; \
-            first write on the new primary after the fault: min \(ms(times.first)), median \(ms(times.isEmpty ? nil : times[times.count / 2])), max \(ms(times.last)); \
+            first write on the new primary after a kill: \(afterKills), after a freeze: \(afterFreezes); \
             rebuilding a standby: median \(ms(rebuildTimes.isEmpty ? nil : rebuildTimes.sorted()[rebuildTimes.count / 2]))
             """)
         #expect(completedRounds == Self.rounds)
