@@ -181,21 +181,32 @@ public final class PostgresTestServer: Sendable {
         return ids
     }
 
+    /// Sends `signal` to the whole server at once: to the postmaster's process group (the
+    /// postmaster is a session leader, its children are in its group), then to each process
+    /// found in /proc, for one that left the group.
+    private func signalAll(_ signal: Int32) throws {
+        let ids = try processIDs()
+        guard let postmaster = ids.first else { return }
+        _ = Glibc.kill(-postmaster, signal)
+        for pid in ids { _ = Glibc.kill(pid, signal) }
+    }
+
     /// Freezes the whole server (SIGSTOP to the postmaster and every child): a host that hangs.
     /// The kernel still accepts TCP connections to its port; nothing answers them.
     public func freeze() throws {
-        for pid in try processIDs() { _ = Glibc.kill(pid, SIGSTOP) }
+        try signalAll(SIGSTOP)
     }
 
     /// Lets a frozen server run again (SIGCONT).
     public func thaw() throws {
-        for pid in try processIDs() { _ = Glibc.kill(pid, SIGCONT) }
+        try signalAll(SIGCONT)
     }
 
-    /// Kills the postmaster and every child with SIGKILL at once (frozen or not): nothing of
-    /// the server runs afterwards, so it cannot commit anything more.
+    /// Kills the postmaster and every child with SIGKILL at once (frozen or not), as a crash of
+    /// its machine would: nothing of the server runs afterwards, so it cannot commit anything
+    /// more. (After ``kill()`` the backends and the WAL sender live on for a moment.)
     public func killAll() throws {
-        for pid in try processIDs() { _ = Glibc.kill(pid, SIGKILL) }
+        try signalAll(SIGKILL)
     }
 
     /// A streaming-replication standby of this server in a new folder: `pg_basebackup -R`
