@@ -13,10 +13,17 @@ extension Database {
     /// does not run `body`. A cancellation between statements stops the next long statement;
     /// Swift code in `body` is not stopped, but its result is discarded. The connection stays
     /// usable.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await run(on: hasReaderPool ? readerThreads : writerThread) { cancellation in
-            try self.read { conn in try cancellation.watching(conn) { try body(conn) } }
+    ///
+    /// `body` is `sending`: it may capture values that are not `Sendable` as long as the caller
+    /// does not use them while it runs (a value made just before the call, say), and its result
+    /// need not be `Sendable` either. It cannot use an actor's state (the main actor's
+    /// included): it runs on the database's thread, not in the caller's isolation.
+    public func read<T>(_ body: sending @escaping (Connection) throws -> T) async throws -> sending T {
+        let work = Handover(body)
+        let result: Handover<T> = try await run(on: hasReaderPool ? readerThreads : writerThread) { cancellation in
+            Handover(try self.read { conn in try cancellation.watching(conn) { try work.value(conn) } })
         }
+        return result.value
     }
 
     /// Runs `body` in a write transaction, off the caller's task (see ``write(_:)``), on the
@@ -27,10 +34,15 @@ extension Database {
     /// so does a cancellation that arrives while Swift code in `body` runs (the transaction
     /// rolls back instead of committing when `body` returns). A call cancelled before it
     /// starts does not run `body`. The connection stays usable.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await run(on: writerThread) { cancellation in
-            try self.write { conn in try cancellation.watching(conn) { try body(conn) } }
+    ///
+    /// `body` is `sending`, as for the async `read`: non-`Sendable` captures that the caller
+    /// no longer uses, and a non-`Sendable` result, are fine.
+    public func write<T>(_ body: sending @escaping (Connection) throws -> T) async throws -> sending T {
+        let work = Handover(body)
+        let result: Handover<T> = try await run(on: writerThread) { cancellation in
+            Handover(try self.write { conn in try cancellation.watching(conn) { try work.value(conn) } })
         }
+        return result.value
     }
 
     /// Runs `work` on one of `threads`, turning a cancellation of the calling task into an
@@ -59,6 +71,14 @@ extension Database {
             cancellation.cancel()
         }
     }
+}
+
+/// A value handed from the caller to the database's thread and back, once: `sending` closures
+/// and results, which no one else uses meanwhile (the compiler checked that at the call), cross
+/// the `@Sendable` work item in this box.
+struct Handover<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// The cancellation state of one async call: set from any thread by the task's cancellation

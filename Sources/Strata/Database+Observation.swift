@@ -32,7 +32,7 @@ extension Database {
     /// - A fetch that throws ends the sequence with its error. Cancelling the consuming task,
     ///   or leaving the loop, ends the observation and frees what it held.
     ///
-    /// `fetch` runs in a read transaction on a reader connection (see ``read(_:)-8z1lm``), off the
+    /// `fetch` runs in a read transaction on a reader connection (see ``read(_:)-8r8nm``), off the
     /// caller's task.
     public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Connection) throws -> Value) -> ValueObservation<Value> {
         ValueObservation(database: self, fetch: fetch, isEqual: nil)

@@ -17,7 +17,8 @@ import CSQLite
 ///
 /// PostgreSQL failures (the `StrataPostgres` product) have the kind ``Kind/postgres`` and carry the
 /// server's ``sqlState`` (`23505` …), its message, the SQL and the constraint kind; a lost or
-/// refused connection has the kind ``Kind/connection``.
+/// refused connection has the kind ``Kind/connection``, and a connection lost while a `COMMIT`
+/// was in flight ``Kind/commitOutcomeUnknown``.
 ///
 /// See <https://www.sqlite.org/rescode.html> for the result codes and
 /// <https://www.postgresql.org/docs/current/errcodes-appendix.html> for the SQLSTATE codes.
@@ -42,12 +43,18 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A PostgreSQL server returned an error; ``StrataError/sqlState`` says which.
         case postgres
         /// The database server could not be reached, refused the connection, or the connection
-        /// was lost. A write whose connection was lost may or may not have committed.
+        /// was lost, or the server did not answer in time. A write that fails with this kind
+        /// did not commit: it failed before its `COMMIT` was sent (see ``commitOutcomeUnknown``).
         case connection
         /// Data made for one schema met a database at another: a ``Changeset`` recorded at
         /// another schema version (`PRAGMA user_version`) than the database it was applied to.
         /// Nothing was written.
         case schemaMismatch
+        /// The connection was lost (or the server stopped answering) after a write's `COMMIT`
+        /// was sent and before its answer came: the transaction may or may not have committed,
+        /// all of it or none of it. Check the data before running the write again, or make the
+        /// write safe to repeat (`INSERT … ON CONFLICT DO NOTHING`).
+        case commitOutcomeUnknown
     }
 
     /// The kind of constraint whose violation made a statement fail.
@@ -163,6 +170,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text = "connection error: \(message)"
         case .schemaMismatch:
             text = "schema mismatch: \(message)"
+        case .commitOutcomeUnknown:
+            text = "commit outcome unknown: \(message)"
         }
         if let sql { text += " — while executing `\(sql)`" }
         return text

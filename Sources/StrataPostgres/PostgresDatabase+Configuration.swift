@@ -68,7 +68,24 @@ extension PostgresDatabase {
         /// How long a `read` or `write` that needs a new connection keeps trying the hosts (with
         /// a growing pause between rounds, up to a second) before it fails with
         /// `StrataError.Kind.connection`: long enough for a standby to be promoted.
+        /// A call that waits for a free connection (all ``maximumConnections`` in use) waits
+        /// this long at most too, then fails with `StrataError.Kind.connection`.
         public var failoverTimeout: Duration = .seconds(30)
+        /// How long one statement may take: the server's `statement_timeout` for every
+        /// connection, so a statement that runs longer is cancelled by the server
+        /// (`StrataError.Kind.postgres`, SQLSTATE `57014`) and the connection stays usable. A
+        /// server that has not answered one second after that (frozen, unreachable, gone without
+        /// closing the connection) fails the statement with `StrataError.Kind.connection`: the
+        /// connection is closed and the pool opens a new one for the next call. It also bounds
+        /// the start-up of a new connection, together with ``connectTimeout``. `query_timeout`
+        /// (seconds) in a URL. `PostgresMigrator` lifts it on its connection: a migration may
+        /// take long, and a second deploy waits for the first one's lock.
+        public var queryTimeout: Duration = .seconds(30)
+        /// How long an idle connection may go without a sign of life from the server before the
+        /// system's TCP keepalive probes it (three probes, a few seconds apart); a connection
+        /// whose server vanished is then closed while it waits in the pool, and the next call
+        /// opens a new one instead of finding it dead.
+        public var keepaliveIdle: Duration = .seconds(10)
 
         /// Creates a configuration from its parts.
         public init(hosts: [Host], username: String, password: String? = nil, database: String? = nil) {
@@ -81,7 +98,7 @@ extension PostgresDatabase {
         /// Parses a libpq-style URL: `postgres://user:password@host1:port1,host2:port2/database?sslmode=disable`
         /// (`postgresql://` too). Query parameters understood: `sslmode` (`disable`, `prefer`,
         /// `require`), `target_session_attrs` (`read-write`, `any`), `connect_timeout` (seconds),
-        /// `pool_max` (connections). Anything else is an error, so a typo does not pass silently.
+        /// `query_timeout` (seconds, ``queryTimeout``), `pool_max` (connections). Anything else is an error, so a typo does not pass silently.
         public init(url: String) throws {
             self = try URLParser.parse(url)
         }
@@ -177,11 +194,14 @@ enum URLParser {
             case "connect_timeout":
                 guard let seconds = Int(value), seconds > 0 else { throw refuse("connect_timeout=\(value) is not a positive number of seconds") }
                 configuration.connectTimeout = .seconds(seconds)
+            case "query_timeout":
+                guard let seconds = Int(value), seconds > 0 else { throw refuse("query_timeout=\(value) is not a positive number of seconds") }
+                configuration.queryTimeout = .seconds(seconds)
             case "pool_max":
                 guard let count = Int(value), count > 0 else { throw refuse("pool_max=\(value) is not a positive number") }
                 configuration.maximumConnections = count
             default:
-                throw refuse("the parameter \(key) is not supported (sslmode, target_session_attrs, connect_timeout, pool_max are)")
+                throw refuse("the parameter \(key) is not supported (sslmode, target_session_attrs, connect_timeout, query_timeout, pool_max are)")
             }
         }
         return configuration

@@ -17,16 +17,24 @@ import PostgresNIO
 /// try await pg.close()
 /// ```
 ///
-/// - ``write(_:)`` runs its closure in a transaction (`BEGIN` … `COMMIT`; `ROLLBACK` when it
+/// - ``write(isolation:_:)`` runs its closure in a transaction (`BEGIN` … `COMMIT`; `ROLLBACK` when it
 ///   throws) on a server that accepts writes: the first host, in order, that is not in recovery
 ///   (libpq's `target_session_attrs=read-write`).
-/// - ``read(_:)`` runs its closure on the same server, outside a transaction: each statement
-///   sees its own snapshot. Read in ``write(_:)`` for one snapshot across several statements.
+/// - ``read(isolation:_:)`` runs its closure on the same server, outside a transaction: each statement
+///   sees its own snapshot. Read in ``write(isolation:_:)`` for one snapshot across several statements.
 /// - When a connection is lost (the primary crashed, a standby was promoted), the call that was
 ///   using it fails with `StrataError.Kind.connection` and the connection is dropped with the
 ///   other idle ones; the next call connects again, trying the hosts in order for up to
-///   ``Configuration/failoverTimeout``. A failed write is not retried: whether it committed is
-///   unknown to the client, and only the caller knows whether running it again is safe.
+///   ``Configuration/failoverTimeout``. A failed write is not retried: only the caller knows
+///   whether running it again is safe. A write whose connection was lost while its `COMMIT`
+///   was in flight fails with `StrataError.Kind.commitOutcomeUnknown`: it may have committed.
+/// - No call waits forever: each statement is bounded by ``Configuration/queryTimeout`` (the
+///   server's `statement_timeout`, and one second more on the client for a server that does
+///   not answer at all), new connections by ``Configuration/connectTimeout`` and
+///   ``Configuration/failoverTimeout``, and a wait for a free connection by the latter.
+/// - The closures run in the caller's isolation: call ``write(isolation:_:)`` and
+///   ``read(isolation:_:)`` from the main actor, an actor, top-level code or a nonisolated
+///   function alike.
 /// - Every error is a `StrataError`: `StrataError.Kind.postgres` with the server's
 ///   `StrataError.sqlState` and message, `StrataError.Kind.connection`, or
 ///   `StrataError.Kind.decoding`.
@@ -63,8 +71,19 @@ public final class PostgresDatabase: Sendable {
     /// Runs `body` in a transaction on a server that accepts writes and commits; rolls back and
     /// rethrows when `body` throws. A transaction that PostgreSQL aborted (a statement in it
     /// failed and `body` caught the error) does not commit: the call throws instead.
-    public func write<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
-        try await pool.withConnection { conn in
+    ///
+    /// `body` runs in the caller's isolation (`isolation`, which defaults to it): call it from
+    /// the main actor, an actor or top-level code, and let the closure use that isolation's
+    /// state; neither it nor its result needs to be `Sendable`.
+    ///
+    /// When the connection is lost, or the server stops answering, after `COMMIT` was sent and
+    /// before its answer came, the call throws `StrataError.Kind.commitOutcomeUnknown`: the
+    /// transaction may have committed (all of it) or not (none of it). Every other failure of
+    /// a lost connection is `StrataError.Kind.connection` and means that nothing was committed.
+    public func write<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (Connection) async throws -> T
+    ) async throws -> T {
+        try await withConnection { conn in
             try await conn.run(sql: "BEGIN")
             let value: T
             do {
@@ -78,26 +97,78 @@ public final class PostgresDatabase: Sendable {
                 }
                 throw error
             }
-            let tag = try await conn.run(sql: "COMMIT")
-            if tag == "ROLLBACK" {
-                throw StrataError(
-                    kind: .postgres,
-                    message: "the transaction was rolled back, not committed: a statement in it failed and its error was caught",
-                    sql: "COMMIT", sqlState: "25P02")
+            // The COMMIT is not under `statement_timeout`: PostgreSQL answers a COMMIT whose wait
+            // for a synchronous standby is cancelled with success (and a warning), although the
+            // standby may not have the transaction. The client's own bound still applies to it.
+            do {
+                try await conn.run(sql: "SET LOCAL statement_timeout = 0")
+            } catch let error as StrataError where error.sqlState == "25P02" {
+                // A statement in the transaction failed and `body` caught its error.
+                try await conn.run(sql: "ROLLBACK")
+                throw Self.rolledBack
             }
+            // A COMMIT that was never sent committed nothing; one that was sent and got no
+            // answer may have committed.
+            guard !conn.underlying.isClosed else {
+                throw StrataError(
+                    kind: .connection, message: "the connection to \(conn.host) was lost before COMMIT was sent: nothing was committed",
+                    sql: "COMMIT")
+            }
+            let tag: String
+            do {
+                tag = try await conn.run(sql: "COMMIT")
+            } catch let error as StrataError where error.kind == .connection {
+                throw StrataError(
+                    kind: .commitOutcomeUnknown,
+                    message: "the connection to \(conn.host) was lost while COMMIT was in flight: the transaction may or may not have committed (\(error.message))",
+                    sql: "COMMIT")
+            }
+            if tag == "ROLLBACK" { throw Self.rolledBack }
             return value
         }
     }
 
-    /// Runs `body` on a connection outside any transaction (each statement commits on its own).
-    public func read<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
-        try await pool.withConnection(body)
+    /// What ``write(isolation:_:)`` throws for a transaction that PostgreSQL aborted.
+    private static let rolledBack = StrataError(
+        kind: .postgres,
+        message: "the transaction was rolled back, not committed: a statement in it failed and its error was caught",
+        sql: "COMMIT", sqlState: "25P02")
+
+    /// Runs `body` on a connection outside any transaction (each statement commits on its own),
+    /// in the caller's isolation (see ``write(isolation:_:)``).
+    public func read<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (Connection) async throws -> T
+    ) async throws -> T {
+        try await withConnection(body)
     }
 
     /// Runs `body` on a connection outside any transaction, for statements that must not run in
-    /// one (`CREATE INDEX CONCURRENTLY`, `VACUUM`) or that manage their own.
-    public func withConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
-        try await pool.withConnection(body)
+    /// one (`CREATE INDEX CONCURRENTLY`, `VACUUM`) or that manage their own; in the caller's
+    /// isolation (see ``write(isolation:_:)``).
+    ///
+    /// The connection goes back to the pool when `body` returns or throws; one that failed
+    /// with `StrataError.Kind.connection` (or was closed) is closed instead, with the idle ones.
+    public func withConnection<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (Connection) async throws -> T
+    ) async throws -> T {
+        let connection = try await pool.lease()
+        let value: T
+        do {
+            value = try await body(connection)
+        } catch {
+            let mapped = StrataError.fromPostgres(error, sql: nil, host: connection.host.description)
+            let kind = (mapped as? StrataError)?.kind
+            let broken = connection.underlying.isClosed || kind == .connection || kind == .commitOutcomeUnknown
+            await pool.release(connection.underlying, broken: broken)
+            throw mapped
+        }
+        await pool.release(connection.underlying, broken: connection.underlying.isClosed)
+        return value
+    }
+
+    /// Connections lent out or being opened now: 0 when no call is running (for tests).
+    var connectionsInUse: Int {
+        get async { await pool.busyCount }
     }
 
     /// The host the pool connects to now: the last one found to qualify.

@@ -92,17 +92,23 @@ public struct PostgresMigrator: Sendable {
         _ pg: PostgresDatabase, upTo target: Int? = nil, willApply: @Sendable (Migration) -> Void = { _ in }
     ) async throws -> [Migration] {
         try check(target)
-        return try await pg.withConnection { conn in
+        return try await pg.withConnection { lent in
+            // Not bounded by `queryTimeout`: a migration may take long, and a second deploy
+            // waits here for the first one's lock.
+            let conn = lent.unbounded
+            try await conn.run(sql: "SET statement_timeout = 0")
             try await conn.run(sql: "SELECT pg_advisory_lock(\(Self.lockKey))")
             do {
                 let applied = try await migrate(conn, upTo: target ?? latestVersion, willApply: willApply)
                 try await conn.run(sql: "SELECT pg_advisory_unlock(\(Self.lockKey))")
+                try await conn.run(sql: "RESET statement_timeout")
                 return applied
             } catch {
                 // Unlock unless the connection is gone (the server released the lock then).
                 if (error as? StrataError)?.kind != .connection, !conn.underlying.isClosed {
                     _ = try? await conn.run(sql: "ROLLBACK")
                     _ = try? await conn.run(sql: "SELECT pg_advisory_unlock(\(Self.lockKey))")
+                    _ = try? await conn.run(sql: "RESET statement_timeout")
                 }
                 throw error
             }

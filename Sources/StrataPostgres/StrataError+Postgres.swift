@@ -25,22 +25,42 @@ extension StrataError {
         case .server:
             let info = error.serverInfo
             let state = info?[.sqlState]
-            var message = info?[.message] ?? "the server reported an error"
-            if let detail = info?[.detail] { message += ". \(detail)" }
-            if let hint = info?[.hint] { message += " Hint: \(hint)" }
             let connectionLost = state.map(isConnectionState) ?? false
             return StrataError(
-                kind: connectionLost ? .connection : .postgres, message: message + (connectionLost ? place : ""), sql: sql,
+                kind: connectionLost ? .connection : .postgres, message: serverMessage(info) + (connectionLost ? place : ""), sql: sql,
                 constraint: state.flatMap(constraintKind(sqlState:)), sqlState: state)
         case .serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection, .poolClosed:
-            let underlying = error.underlying.map { ": \($0)" } ?? ""
-            return StrataError(kind: .connection, message: "the connection was lost or refused\(place) (\(error.code))\(underlying)", sql: sql)
+            return StrataError(kind: .connection, message: "the connection was lost or refused\(place) (\(error.code))\(details(error))", sql: sql)
         case .queryCancelled:
             return StrataError(kind: .postgres, message: "the query was cancelled", sql: sql, sqlState: "57014")
         default:
-            let underlying = error.underlying.map { ": \($0)" } ?? ""
-            return StrataError(kind: .postgres, message: "postgres-nio: \(error.code)\(underlying)", sql: sql)
+            // Everything postgres-nio knows (`String(reflecting:)`: the code, the server's fields,
+            // the unexpected message or command tag, the underlying error).
+            return StrataError(kind: .postgres, message: "postgres-nio: \(String(reflecting: error))", sql: sql, sqlState: error.serverInfo?[.sqlState])
         }
+    }
+
+    /// The server's own words: its message, then `DETAIL:`, `HINT:` and the position in the
+    /// statement when it gave them (what `String(reflecting:)` of postgres-nio's error shows;
+    /// its `description` is a fixed text that hides them).
+    static func serverMessage(_ info: PSQLError.ServerInfo?) -> String {
+        var message = info?[.message] ?? "the server reported an error"
+        if let detail = info?[.detail] { message += ". DETAIL: \(detail)" }
+        if let hint = info?[.hint] { message += ". HINT: \(hint)" }
+        if let position = info?[.position] { message += " (at character \(position) of the statement)" }
+        return message
+    }
+
+    /// What postgres-nio knows about a failure that is not the server's error: the server's
+    /// fields if any, and the underlying error, described in full rather than by postgres-nio's
+    /// generic description.
+    private static func details(_ error: PSQLError) -> String {
+        var parts: [String] = []
+        if error.serverInfo?[.message] != nil { parts.append(serverMessage(error.serverInfo)) }
+        if let underlying = error.underlying {
+            parts.append(underlying is PSQLError ? String(reflecting: underlying) : String(describing: underlying))
+        }
+        return parts.isEmpty ? "" : ": " + parts.joined(separator: "; ")
     }
 
     /// SQLSTATEs that mean the server is going away or is not (yet) the one to talk to: class

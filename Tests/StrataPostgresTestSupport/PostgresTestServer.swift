@@ -106,10 +106,13 @@ public final class PostgresTestServer: Sendable {
 
     /// Configures a cluster in `directory/data` for a free port and starts it; a port taken by
     /// someone else in the meantime makes it try another, up to three times.
-    private static func startServer(in directory: URL, extra: [String]) throws -> PostgresTestServer {
+    private static func startServer(in directory: URL, extra: [String], port fixedPort: Int? = nil) throws -> PostgresTestServer {
         var lastError: (any Error)?
-        for _ in 0..<3 {
-            let port = try freePort()
+        // A fixed port (a standby that takes the place of a dead primary) is retried too: the
+        // dead server's backends may hold it for a moment.
+        for attempt in 0..<(fixedPort == nil ? 3 : 10) {
+            if fixedPort != nil, attempt > 0 { usleep(300_000) }
+            let port = try fixedPort ?? freePort()
             let lines = [
                 "", "# strata test server",
                 "listen_addresses = '127.0.0.1'", "port = \(port)", "unix_socket_directories = '\(directory.path)'",
@@ -143,25 +146,81 @@ public final class PostgresTestServer: Sendable {
     /// Kills the postmaster with SIGKILL (a crash: no shutdown checkpoint, no goodbye to clients).
     /// Its backends notice their parent's death and exit on their own.
     public func kill() throws {
+        let pid = try postmasterID()
+        guard Glibc.kill(pid, SIGKILL) == 0 else { throw TestServerError(message: "kill(\(pid), SIGKILL) failed: errno \(errno)") }
+    }
+
+    /// The postmaster's process id.
+    public func postmasterID() throws -> Int32 {
         let pidFile = dataDirectory.appendingPathComponent("postmaster.pid")
         let text = try String(contentsOf: pidFile, encoding: .utf8)
         guard let first = text.split(separator: "\n").first, let pid = Int32(first) else {
             throw TestServerError(message: "no pid in \(pidFile.path)")
         }
-        guard Glibc.kill(pid, SIGKILL) == 0 else { throw TestServerError(message: "kill(\(pid), SIGKILL) failed: errno \(errno)") }
+        return pid
+    }
+
+    /// The postmaster and its children (the backends, the WAL writer, the WAL sender …), from
+    /// /proc; only processes named `postgres` (a dead postmaster's id may have been reused).
+    public func processIDs() throws -> [Int32] {
+        func isPostgres(_ pid: Int32) -> Bool {
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "postgres"
+        }
+        let postmaster = try postmasterID()
+        guard isPostgres(postmaster) else { return [] }
+        var ids = [postmaster]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(name), isPostgres(pid),
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // `pid (comm) state ppid …`: the fields after the command's closing parenthesis.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { ids.append(pid) }
+        }
+        return ids
+    }
+
+    /// Sends `signal` to the whole server at once: to the postmaster's process group (the
+    /// postmaster is a session leader, its children are in its group), then to each process
+    /// found in /proc, for one that left the group.
+    private func signalAll(_ signal: Int32) throws {
+        let ids = try processIDs()
+        guard let postmaster = ids.first else { return }
+        _ = Glibc.kill(-postmaster, signal)
+        for pid in ids { _ = Glibc.kill(pid, signal) }
+    }
+
+    /// Freezes the whole server (SIGSTOP to the postmaster and every child): a host that hangs.
+    /// The kernel still accepts TCP connections to its port; nothing answers them.
+    public func freeze() throws {
+        try signalAll(SIGSTOP)
+    }
+
+    /// Lets a frozen server run again (SIGCONT).
+    public func thaw() throws {
+        try signalAll(SIGCONT)
+    }
+
+    /// Kills the postmaster and every child with SIGKILL at once (frozen or not), as a crash of
+    /// its machine would: nothing of the server runs afterwards, so it cannot commit anything
+    /// more. (After ``kill()`` the backends and the WAL sender live on for a moment.)
+    public func killAll() throws {
+        try signalAll(SIGKILL)
     }
 
     /// A streaming-replication standby of this server in a new folder: `pg_basebackup -R`
-    /// (which writes `primary_conninfo` and `standby.signal`), on its own free port, started.
-    public func makeStandby() throws -> PostgresTestServer {
+    /// (which writes `primary_conninfo` and `standby.signal`; `--no-sync`, like the servers'
+    /// `fsync = off`), on `port` (default: a free one), started.
+    public func makeStandby(port: Int? = nil) throws -> PostgresTestServer {
         let directory = try Self.makeDirectory()
         do {
             try Self.run(
                 "pg_basebackup",
-                ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-D", directory.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast"],
+                ["-h", "127.0.0.1", "-p", "\(self.port)", "-U", Self.user, "-D", directory.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast", "--no-sync"],
                 in: directory)
             // The copy has the primary's pid file removed by pg_basebackup; its port and socket folder are replaced.
-            return try Self.startServer(in: directory, extra: ["primary_slot_name = ''"])
+            return try Self.startServer(in: directory, extra: ["primary_slot_name = ''"], port: port)
         } catch {
             Self.stop(directory: directory)
             throw error
@@ -174,7 +233,9 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// A new empty database with a unique name, opened; close it when done.
-    public func makeDatabase(configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }) async throws -> PostgresDatabase {
+    public func makeDatabase(
+        isolation: isolated (any Actor)? = #isolation, configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }
+    ) async throws -> PostgresDatabase {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         let admin = try await PostgresDatabase(url: url())
         do {
@@ -379,7 +440,8 @@ extension Trait where Self == ConditionTrait {
 
 extension PostgresTestServer {
     /// Runs `body` with a new empty database (see ``makeDatabase(configure:)``) and closes it.
-    public func withDatabase<T: Sendable>(
+    public func withDatabase<T>(
+        isolation: isolated (any Actor)? = #isolation,
         configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }, _ body: (PostgresDatabase) async throws -> T
     ) async throws -> T {
         let pg = try await makeDatabase(configure: configure)

@@ -1,98 +1,159 @@
 import Foundation
 import Logging
-import StrataPostgres
+@testable import StrataPostgres
 import StrataPostgresTestSupport
+import Synchronization
 import Testing
 
-/// Inserts one event; a retry of an insert whose acknowledgement was lost finds the row there.
-private struct InsertEvent: PostgresPreparedStatement {
-    static let sql = "INSERT INTO event (id, payload) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING"
-    typealias Row = ()
-    var id: Int
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(id)
-        bindings.append("event \(id)")
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {}
-}
-
-/// What the writer saw: the ids whose insert returned, and when the first one after the kill
-/// did, on any server and on the new primary.
-///
-/// The backends of a killed postmaster live on until they notice its death, and the standby's
-/// WAL receiver stays connected to the orphaned WAL sender for a moment: a write can still commit
-/// (synchronously replicated) on the old primary just after the kill. The time that measures the
-/// failover is the one to the first write on the new primary.
+/// What the writers and readers saw.
 private actor Ledger {
-    var acknowledged: [Int] = []
+    private var nextID = 0
+    var acknowledged: Set<Int> = []
+    /// Writes that failed with `.commitOutcomeUnknown`: checked at the end, present or absent.
+    var unknown: Set<Int> = []
     var failedAttempts = 0
-    var killedAt: ContinuousClock.Instant?
-    var firstWriteAfterKill: Duration?
-    var firstWriteOnNewPrimary: Duration?
-    var newPrimaryPort: Int?
+    var hangs = 0
+    var unexpected: [String] = []
+    var reads = 0
+    var failedReads = 0
+    var errorTexts: [String] = []
 
-    func acknowledge(_ id: Int, at instant: ContinuousClock.Instant, port: Int) {
-        acknowledged.append(id)
-        guard let killedAt else { return }
-        if firstWriteAfterKill == nil { firstWriteAfterKill = instant - killedAt }
-        if port == newPrimaryPort, firstWriteOnNewPrimary == nil { firstWriteOnNewPrimary = instant - killedAt }
+    /// The current fault: when it happened and which port the new primary has.
+    private var faultAt: ContinuousClock.Instant?
+    private var newPrimaryPort: Int?
+    private var faultIsFreeze = false
+    private(set) var firstWriteOnNewPrimary: Duration?
+    var failoverTimes: [Duration] = []
+    var failoverTimesAfterKills: [Duration] = []
+    var failoverTimesAfterFreezes: [Duration] = []
+
+    func newID() -> Int {
+        nextID += 1
+        return nextID
     }
 
-    func expectNewPrimary(port: Int) { newPrimaryPort = port }
+    func acknowledge(_ id: Int, port: Int, at instant: ContinuousClock.Instant) {
+        acknowledged.insert(id)
+        if let faultAt, port == newPrimaryPort, firstWriteOnNewPrimary == nil {
+            firstWriteOnNewPrimary = instant - faultAt
+            failoverTimes.append(instant - faultAt)
+            if faultIsFreeze { failoverTimesAfterFreezes.append(instant - faultAt) } else { failoverTimesAfterKills.append(instant - faultAt) }
+        }
+    }
 
-    /// What the writer is doing, for the report of a writer that did not finish in time.
-    var step = "not started"
-    var isDone = false
-    func enter(_ step: String) { self.step = step }
-    func done() { isDone = true }
+    func fault(at instant: ContinuousClock.Instant, newPrimaryPort port: Int, freeze: Bool) {
+        faultAt = instant
+        newPrimaryPort = port
+        faultIsFreeze = freeze
+        firstWriteOnNewPrimary = nil
+    }
 
-    func failed() { failedAttempts += 1 }
-    func killed(at instant: ContinuousClock.Instant) { killedAt = instant }
+    func failed(_ error: any Error) {
+        failedAttempts += 1
+        note(error)
+    }
+
+    func outcomeUnknown(_ id: Int, _ error: any Error) {
+        unknown.insert(id)
+        note(error)
+    }
+
+    func hung(_ id: Int) {
+        hangs += 1
+        unknown.insert(id)
+    }
+
+    func unexpected(_ text: String) { unexpected.append(text) }
+
+    func read(ok: Bool) {
+        if ok { reads += 1 } else { failedReads += 1 }
+    }
+
+    func hungRead() { hangs += 1 }
+
+    /// A few error texts, for the checks on their words.
+    private func note(_ error: any Error) {
+        if errorTexts.count < 200 { errorTexts.append("\(error)") }
+    }
 }
 
-@Suite(.postgreSQLInstalled)
+/// A primary and a synchronous streaming standby on loopback; writers and readers run through
+/// ONE `PostgresDatabase` configured with both ports, while the primary is killed (SIGKILL to
+/// every process of the server at once, as a crash of its machine) or
+/// frozen (SIGSTOP, for longer than the deadline) and the standby promoted, round after round:
+/// after each round the dead primary's port gets a new standby of the new primary.
+///
+/// Every call is watched (deadline + margin): 0 hung calls. Every failure is a typed
+/// `StrataError` in the server's or the client's words. Every acknowledged write (two rows,
+/// one in each table) is on the last primary; every `.commitOutcomeUnknown` write is there whole
+/// or not at all.
+///
+/// `STRATA_FAILOVER_ROUNDS` sets the number of rounds (20 by default; 200 for the long mode);
+/// `STRATA_FAILOVER_TRACE=1` shows postgres-nio's and the pool's logs.
+@Suite(.postgreSQLInstalled, .serialized)
 struct PostgresFailoverTests {
-    static let rows = 400
-    static let killAfter = 150
+    static var rounds: Int {
+        ProcessInfo.processInfo.environment["STRATA_FAILOVER_ROUNDS"].flatMap(Int.init) ?? 20
+    }
+    static let writers = 8
+    static let readers = 2
+    /// Acknowledged writes per round before the fault.
+    static let writesPerRound = 12
+    /// Every `freezeEvery`-th round freezes the primary instead of killing it.
+    static let freezeEvery = 4
 
-    /// A primary and a synchronous streaming standby on loopback; a writer inserts rows through a
-    /// PostgresDatabase configured with both; the primary is killed with SIGKILL mid-stream, the
-    /// standby promoted; every row whose insert returned before the kill is on the new primary.
-    @Test func everyAcknowledgedRowSurvivesKillingThePrimaryAndPromotingTheStandby() async throws {
-        let clock = ContinuousClock()
-        let primary = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
-        defer { primary.stop() }
-        let standby = try await PostgresTestServer.offCooperativeThreads { try primary.makeStandby() }
-        defer { standby.stop() }
+    static let queryTimeout = Duration.seconds(2)
+    static let connectTimeout = Duration.seconds(2)
+    static let failoverTimeout = Duration.seconds(20)
+    /// The longest a call may take: waiting for a slot and connecting (failoverTimeout and one
+    /// more connection attempt), then the five statements of a write, each of which may wait
+    /// for its answer (BEGIN, INSERT, INSERT, SET LOCAL, COMMIT: queryTimeout + 1 s each), and
+    /// a margin for a busy machine.
+    static let callLimit = failoverTimeout + connectTimeout + (queryTimeout + .seconds(1)) * 6 + .seconds(15)
 
+    /// Makes `primary`'s standbys synchronous and waits until one streams synchronously.
+    static func makeSynchronous(_ primary: PostgresTestServer) async throws {
         let admin = try await PostgresDatabase(url: primary.url())
+        defer { Task { try? await admin.close() } }
         try await admin.withConnection { conn in
             try await conn.execute(sql: "ALTER SYSTEM SET synchronous_standby_names = '*'")
             try await conn.execute(sql: "ALTER SYSTEM SET synchronous_commit = 'on'")
             try await conn.execute(sql: "SELECT pg_reload_conf()")
         }
-        // Bounded: 300 checks, 100 ms apart.
-        var synchronous = false
-        for _ in 0..<300 where !synchronous {
-            synchronous = try await admin.read { conn in
+        // Bounded: 300 checks, 50 ms apart.
+        for _ in 0..<300 {
+            let synchronous = try await admin.read { conn in
                 try await conn.query(sql: "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync' AND state = 'streaming'")[0]
                     .decode(Int.self) == 1
             }
-            if !synchronous { try await Task.sleep(for: .milliseconds(100)) }
+            if synchronous { return }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(synchronous, "the standby did not become a synchronous streaming standby")
-        try await admin.write { conn in try await conn.execute(sql: "CREATE TABLE event (id BIGINT PRIMARY KEY, payload TEXT NOT NULL)") }
-        try await admin.close()
+        throw SetupError(message: "the standby of \(primary.port) did not become a synchronous streaming standby")
+    }
+
+    @Test func noAcknowledgedWriteIsLostAndNoCallHangsAcrossRepeatedKillsAndFreezes() async throws {
+        let clock = ContinuousClock()
+        let testStart = clock.now
+        var primary = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
+        let first = primary
+        var standby = try await PostgresTestServer.offCooperativeThreads { try first.makeStandby() }
+        var servers = [primary, standby]
+        defer { for server in servers { server.stop() } }
+        try await Self.makeSynchronous(primary)
+        do {
+            let admin = try await PostgresDatabase(url: primary.url())
+            try await admin.write { conn in
+                try await conn.execute(sql: "CREATE TABLE pair_a (id BIGINT PRIMARY KEY); CREATE TABLE pair_b (id BIGINT PRIMARY KEY)")
+            }
+            try await admin.close()
+        }
 
         var configuration = try PostgresDatabase.Configuration(urls: [primary.url(), standby.url()])
-        configuration.maximumConnections = 2
-        configuration.connectTimeout = .seconds(2)
-        configuration.failoverTimeout = .seconds(60)
-        // STRATA_FAILOVER_TRACE=1 shows the client's side: postgres-nio's and the pool's logs.
+        configuration.maximumConnections = 4
+        configuration.connectTimeout = Self.connectTimeout
+        configuration.queryTimeout = Self.queryTimeout
+        configuration.failoverTimeout = Self.failoverTimeout
         var logger: Logger?
         if ProcessInfo.processInfo.environment["STRATA_FAILOVER_TRACE"] != nil {
             logger = Logger(label: "failover", factory: { label in StreamLogHandler.standardError(label: label) })
@@ -102,90 +163,200 @@ struct PostgresFailoverTests {
         #expect(await pg.currentHost.port == primary.port)
 
         let ledger = Ledger()
-        await ledger.expectNewPrimary(port: standby.port)
-        let writer = Task {
-            for id in 1...Self.rows {
-                // Bounded per row: 200 attempts and 90 s.
-                let start = clock.now
-                var attempts = 0
-                while true {
-                    attempts += 1
-                    do {
-                        await ledger.enter("row \(id), attempt \(attempts): write")
-                        let port = try await pg.write { conn in
-                            try await conn.execute(InsertEvent(id: id))
-                            return conn.host.port
+        let stop = Flag()
+        let limit = Self.callLimit
+        var workers: [Task<Void, Never>] = []
+        for _ in 0..<Self.writers {
+            workers.append(Task {
+                while !stop.isSet {
+                    let id = await ledger.newID()
+                    // Bounded per write: 500 attempts (each bounded by the watch).
+                    for attempt in 1...500 {
+                        let result = await watched("write \(id)", limit: limit) {
+                            try await pg.write { conn in
+                                var bindings = PostgresBindings()
+                                bindings.append(id)
+                                _ = try await conn.query(sql: "INSERT INTO pair_a (id) VALUES ($1)", bindings)
+                                _ = try await conn.query(sql: "INSERT INTO pair_b (id) VALUES ($1)", bindings)
+                                return conn.host.port
+                            }
                         }
-                        await ledger.acknowledge(id, at: clock.now, port: port)
+                        switch result {
+                        case nil:
+                            await ledger.hung(id)
+                        case .success(let port)?:
+                            await ledger.acknowledge(id, port: port, at: clock.now)
+                        case .failure(let error as StrataError)? where error.kind == .connection:
+                            // Nothing was committed: the same write again.
+                            await ledger.failed(error)
+                            if attempt == 500 { await ledger.unexpected("write \(id) failed 500 times: \(error)") }
+                            try? await Task.sleep(for: .milliseconds(20))
+                            continue
+                        case .failure(let error as StrataError)? where error.kind == .commitOutcomeUnknown:
+                            await ledger.outcomeUnknown(id, error)
+                        case .failure(let error)?:
+                            await ledger.unexpected("write \(id): \(String(reflecting: error))")
+                            await ledger.outcomeUnknown(id, error)
+                        }
                         break
-                    } catch let error as StrataError where error.kind == .connection || error.sqlState == "25006" {
-                        await ledger.failed()
-                        await ledger.enter("row \(id), attempt \(attempts) failed: \(error)")
-                        guard attempts < 200, clock.now - start < .seconds(90) else { throw error }
-                        try await Task.sleep(for: .milliseconds(20))
                     }
+                    // Many writers, not a flood: the machine also has to rebuild standbys.
+                    try? await Task.sleep(for: .milliseconds(10))
                 }
-            }
-            await ledger.done()
-        }
-
-        // Kill the primary mid-stream, after `killAfter` acknowledged rows (bounded: 60 s).
-        let waitStart = clock.now
-        while await ledger.acknowledged.count < Self.killAfter, clock.now - waitStart < .seconds(60) {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        try primary.kill()
-        let killedAt = clock.now
-        await ledger.killed(at: killedAt)
-        let acknowledgedBeforeKill = Set(await ledger.acknowledged)
-        try await PostgresTestServer.offCooperativeThreads { try standby.promote() }
-        let promotedAfter = clock.now - killedAt
-        let newPrimary = try await PostgresDatabase(url: standby.url())
-        try await newPrimary.withConnection { conn in
-            try await conn.execute(sql: "ALTER SYSTEM RESET synchronous_standby_names")
-            try await conn.execute(sql: "SELECT pg_reload_conf()")
-        }
-
-        // Bounded: the writer has 120 s to finish; one that hangs is reported with its last step.
-        let writerStart = clock.now
-        while await !ledger.isDone, clock.now - writerStart < .seconds(120) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        guard await ledger.isDone else {
-            writer.cancel()
-            Issue.record("the writer did not finish within 120 s; its last step: \(await ledger.step)")
-            try await newPrimary.close()
-            return
-        }
-        try await writer.value
-        let acknowledged = await ledger.acknowledged
-        let present = Set(
-            try await newPrimary.read { conn in
-                try await conn.query(sql: "SELECT id FROM event").map { try $0.decode(Int.self) }
             })
-        try await newPrimary.close()
-        #expect(await pg.currentHost.port == standby.port)
+        }
+        for _ in 0..<Self.readers {
+            workers.append(Task {
+                while !stop.isSet {
+                    let result = await watched("a read", limit: limit) {
+                        try await pg.read { conn in try await conn.query(sql: "SELECT count(*) FROM pair_a")[0].decode(Int.self) }
+                    }
+                    switch result {
+                    case nil:
+                        await ledger.hungRead()
+                    case .success?:
+                        await ledger.read(ok: true)
+                    case .failure(let error as StrataError)? where error.kind == .connection:
+                        await ledger.read(ok: false)
+                        try? await Task.sleep(for: .milliseconds(20))
+                    case .failure(let error)?:
+                        await ledger.unexpected("read: \(String(reflecting: error))")
+                    }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            })
+        }
+
+        var completedRounds = 0
+        var freezes = 0
+        var rebuildTimes: [Duration] = []
+        rounds: for round in 0..<Self.rounds {
+            // Bounded: 60 s for this round's writes.
+            let target = await ledger.acknowledged.count + Self.writesPerRound
+            let waitStart = clock.now
+            while await ledger.acknowledged.count < target {
+                guard clock.now - waitStart < .seconds(60) else {
+                    Issue.record("round \(round): fewer than \(Self.writesPerRound) writes acknowledged in 60 s")
+                    break rounds
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let freeze = round % Self.freezeEvery == Self.freezeEvery - 1
+            let faultAt = clock.now
+            await ledger.fault(at: faultAt, newPrimaryPort: standby.port, freeze: freeze)
+            if freeze {
+                try primary.freeze()
+                freezes += 1
+            } else {
+                // The whole server at once, as a crash of its machine (killing the postmaster
+                // alone leaves its backends and WAL sender running for a moment). The long mode
+                // (200 rounds) has lost one acknowledged write per run with either kind of kill:
+                // see docs/Reliability.md; not yet explained.
+                try primary.killAll()
+            }
+            let promoting = standby
+            try await PostgresTestServer.offCooperativeThreads { try promoting.promote() }
+            do {
+                let admin = try await PostgresDatabase(url: standby.url())
+                try await admin.withConnection { conn in
+                    try await conn.execute(sql: "ALTER SYSTEM RESET synchronous_standby_names")
+                    try await conn.execute(sql: "SELECT pg_reload_conf()")
+                }
+                try await admin.close()
+            }
+            // Bounded: the first write on the new primary within 60 s.
+            while await ledger.firstWriteOnNewPrimary == nil {
+                guard clock.now - faultAt < .seconds(60) else {
+                    Issue.record("round \(round): no write reached the new primary within 60 s")
+                    break rounds
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            if freeze {
+                // Frozen for longer than the deadline, with the calls running: then gone for good.
+                let frozenFor = Self.queryTimeout * 2 + .seconds(2)
+                if clock.now - faultAt < frozenFor { try await Task.sleep(until: faultAt + frozenFor, clock: .continuous) }
+            }
+            // The old primary is gone for good; a new standby of the new primary takes its port.
+            let rebuildStart = clock.now
+            let dead = primary
+            try? dead.killAll()
+            let newPrimary = standby
+            let newStandby = try await PostgresTestServer.offCooperativeThreads { () throws -> PostgresTestServer in
+                dead.stop()
+                return try newPrimary.makeStandby(port: dead.port)
+            }
+            servers = [newPrimary, newStandby]
+            primary = newPrimary
+            standby = newStandby
+            try await Self.makeSynchronous(primary)
+            rebuildTimes.append(clock.now - rebuildStart)
+            completedRounds += 1
+        }
+
+        stop.set()
+        for worker in workers { await worker.value }
+        let busy = await pg.connectionsInUse
         try await pg.close()
 
-        let lostBeforeKill = acknowledgedBeforeKill.subtracting(present)
-        let lost = Set(acknowledged).subtracting(present)
-        let firstWrite = await ledger.firstWriteAfterKill
-        let firstWriteOnNewPrimary = await ledger.firstWriteOnNewPrimary
-        let failed = await ledger.failedAttempts
-        func milliseconds(_ duration: Duration?) -> String {
+        let direct = try await PostgresDatabase(url: primary.url())
+        let (a, b) = try await direct.read { conn in
+            (
+                Set(try await conn.query(sql: "SELECT id FROM pair_a").map { try $0.decode(Int.self) }),
+                Set(try await conn.query(sql: "SELECT id FROM pair_b").map { try $0.decode(Int.self) })
+            )
+        }
+        try await direct.close()
+
+        let acknowledged = await ledger.acknowledged
+        let unknown = await ledger.unknown
+        let lost = acknowledged.subtracting(a).union(acknowledged.subtracting(b))
+        let half = a.symmetricDifference(b)
+        let unknownPresent = unknown.intersection(a).count
+        let hangs = await ledger.hangs
+        let unexpected = await ledger.unexpected
+        let times = await ledger.failoverTimes.sorted()
+        func ms(_ duration: Duration?) -> String {
             duration.map { String(format: "%.0f ms", Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15) } ?? "none"
         }
+        func spread(_ durations: [Duration]) -> String {
+            let sorted = durations.sorted()
+            return sorted.isEmpty ? "none" : "min \(ms(sorted.first)), median \(ms(sorted[sorted.count / 2])), max \(ms(sorted.last))"
+        }
+        let afterKills = spread(await ledger.failoverTimesAfterKills)
+        let afterFreezes = spread(await ledger.failoverTimesAfterFreezes)
         print(
             """
-            failover: rows written \(acknowledged.count) (\(acknowledgedBeforeKill.count) before the kill), \
-            lost \(lost.count) (\(lostBeforeKill.count) of those acknowledged before the kill), failed attempts \(failed); \
-            after the kill: standby promoted at \(milliseconds(promotedAfter)), first successful write at \(milliseconds(firstWrite)), \
-            first successful write on the new primary at \(milliseconds(firstWriteOnNewPrimary))
+            failover: \(completedRounds) rounds (\(freezes) freezes, \(completedRounds - freezes) kills) in \(ms(clock.now - testStart)); \
+            \(acknowledged.count) writes acknowledged, \(lost.count) lost, \(half.count) half-written; \
+            \(unknown.count) commit outcomes unknown (\(unknownPresent) committed, \(unknown.count - unknownPresent) not); \
+            \(await ledger.failedAttempts) failed attempts retried; \(await ledger.reads) reads, \(await ledger.failedReads) failed reads; \
+            \(hangs) hung calls; \(unexpected.count) unexpected errors; \
+            first write on the new primary after a kill: \(afterKills), after a freeze: \(afterFreezes); \
+            rebuilding a standby: median \(ms(rebuildTimes.isEmpty ? nil : rebuildTimes.sorted()[rebuildTimes.count / 2]))
             """)
-        #expect(acknowledgedBeforeKill.count >= Self.killAfter)
-        #expect(lostBeforeKill.isEmpty)
-        #expect(lost.isEmpty)
-        #expect(acknowledged.count == Self.rows)
-        #expect(firstWriteOnNewPrimary != nil, "the writer never reached the promoted standby")
+        #expect(completedRounds == Self.rounds)
+        #expect(lost.isEmpty, "acknowledged writes lost: \(lost.sorted().prefix(20))")
+        #expect(half.isEmpty, "writes present in one table only: \(half.sorted().prefix(20))")
+        #expect(hangs == 0)
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(10))")
+        #expect(busy == 0, "connections still in use after every call returned: \(busy)")
+        #expect(times.count == completedRounds)
+        for text in await ledger.errorTexts {
+            #expect(!text.contains("Generic description"), "\(text)")
+        }
     }
+}
+
+/// The test cluster did not get ready.
+private struct SetupError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A flag set once, read from any task.
+private final class Flag: Sendable {
+    private let state = Mutex(false)
+    var isSet: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
 }

@@ -18,6 +18,12 @@ import Testing
 /// scope; an example with top-level declarations (`func`) stays at file level; imports are
 /// gathered at the top.
 ///
+/// Every example is compiled in the three places a user writes it: in a nonisolated function
+/// (above), in a method of a `@MainActor` class (its file-level declarations as members of
+/// one), and, for README.md and the pages about PostgreSQL, as top-level code in the
+/// `main.swift` of an executable target of its own (`<target>Main`), where the code is
+/// main-actor isolated.
+///
 /// The nested build takes minutes on a small machine, so it runs under `CI=true` or with
 /// `STRATA_DOCS_TEST=1`; the extraction itself is checked on every run.
 @Suite(.serialized) struct DocSnippetTests {
@@ -160,9 +166,56 @@ import Testing
                 body += "func example\(number)(\(parameters)) \(effects) {\n" + code + "}\n"
             }
             body += "\n"
+            // The same example where the code is main-actor isolated: in a `@MainActor` class.
+            if isFileLevel(code) {
+                // An extension cannot be a member: such an example stays at file level only.
+                if !code.components(separatedBy: "\n").contains(where: { $0.hasPrefix("extension ") }) {
+                    body += "@MainActor final class MainActorExamples\(number) {\n" + code + "}\n\n"
+                }
+            } else {
+                let effects = code.contains("await ") ? "async throws" : "throws"
+                var parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                if usesPostgres(page) { parameters += ", pg: PostgresDatabase" }
+                body += "@MainActor final class MainActorExample\(number) {\n    func run(\(parameters)) \(effects) {\n" + code + "}\n}\n\n"
+            }
         }
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
     }
+
+    /// Whether a page's examples are also compiled as top-level code: README.md's and those of
+    /// the pages about PostgreSQL (whose own schema they use).
+    static func hasTopLevelTarget(_ page: Page) -> Bool {
+        (page.file == "README.md" || usesPostgres(page)) && page.schema != nil
+            && page.snippets.contains { $0.notCompiled == nil && !isFileLevel($0.code) }
+    }
+
+    /// The `main.swift` of a page's top-level target: the examples that are statements, each in
+    /// a `do` block of top-level code, with `db` (and `pg`) as top-level values. It is compiled,
+    /// not run: the program stops before them.
+    static func topLevelSource(of page: Page) -> String {
+        var imports: Set<String> = ["import Foundation", "import Strata"]
+        var body = """
+            // Compiled, not run.
+            guard CommandLine.arguments.count > 3 else { exit(0) }
+            let db = try Database(path: CommandLine.arguments[1])
+
+            """
+        if usesPostgres(page) {
+            imports.insert("import StrataPostgres")
+            body += "let pg = try await PostgresDatabase(url: CommandLine.arguments[2])\n"
+        }
+        for snippet in page.snippets where snippet.notCompiled == nil && !isFileLevel(snippet.code) {
+            body += "\n// \(snippet.file):\(snippet.line)\ndo {\n"
+            for line in snippet.code.components(separatedBy: "\n") {
+                if line.hasPrefix("import ") { imports.insert(line) } else { body += line + "\n" }
+            }
+            body += "}\n"
+        }
+        return imports.sorted().joined(separator: "\n") + "\n\n" + body
+    }
+
+    /// The name of a page's top-level target.
+    static func topLevelTargetName(_ file: String) -> String { targetName(file) + "Main" }
 
     /// Whether a page's compiled examples import StrataPostgres: its target then depends on that product.
     static func usesPostgres(_ page: Page) -> Bool {
@@ -171,12 +224,19 @@ import Testing
 
     /// The targets whose examples import StrataPostgres.
     static func postgresTargetNames() throws -> Set<String> {
-        Set(try pages().filter(usesPostgres).map { targetName($0.file) })
+        let pages = try pages().filter(usesPostgres)
+        return Set(pages.map { targetName($0.file) } + pages.filter(hasTopLevelTarget).map { topLevelTargetName($0.file) })
+    }
+
+    /// The executable targets of top-level code.
+    static func executableTargetNames() throws -> Set<String> {
+        Set(try pages().filter(hasTopLevelTarget).map { topLevelTargetName($0.file) })
     }
 
     /// The targets of the pages with examples to compile.
     static func targetNames() throws -> [String] {
         try pages().filter { page in page.snippets.contains { $0.notCompiled == nil } }.map { targetName($0.file) }
+            + executableTargetNames().sorted()
     }
 
     /// Adds one target per page with examples to compile to the package at `root`; returns
@@ -214,6 +274,16 @@ import Testing
             try source(of: page, librarySchema: page.schema == nil)
                 .write(to: directory.appendingPathComponent("Examples.swift"), atomically: true, encoding: .utf8)
             targets.append(name)
+            if hasTopLevelTarget(page) {
+                // The same schema and migrations, and the examples as top-level code.
+                let main = root.appendingPathComponent("Sources/\(topLevelTargetName(page.file))")
+                try manager.createDirectory(at: main, withIntermediateDirectories: true)
+                for item in try manager.contentsOfDirectory(atPath: directory.path) where item != "Examples.swift" {
+                    try manager.copyItem(at: directory.appendingPathComponent(item), to: main.appendingPathComponent(item))
+                }
+                try topLevelSource(of: page).write(to: main.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+                targets.append(topLevelTargetName(page.file))
+            }
         }
         return targets
     }

@@ -27,24 +27,27 @@ enum NestedPackage {
         defer { try? FileManager.default.removeItem(at: root) }
         var targets: [String] = []
         var postgresTargets: Set<String> = []
+        var executableTargets: Set<String> = []
         if DocSnippetTests.enabled {
             targets += try DocSnippetTests.addTargets(to: root)
             postgresTargets = try DocSnippetTests.postgresTargetNames()
+            executableTargets = try DocSnippetTests.executableTargetNames()
         }
         if CompileCorpusTests.buildEnabled { targets += try CompileCorpusTests.addTargets(to: root) }
-        try manifest(name: "StrataNested", targets: targets, postgresTargets: postgresTargets)
+        try manifest(name: "StrataNested", targets: targets, postgresTargets: postgresTargets, executableTargets: executableTargets)
             .write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let result = try await build(root, scratch: ".build-nested")
         return Build(status: result.status, lines: (result.stdout + result.stderr).components(separatedBy: "\n"))
     }
 
     /// The manifest of package `name` with one target per name in `targets`; those in
-    /// `postgresTargets` also depend on StrataPostgres.
-    static func manifest(name: String, targets: [String], postgresTargets: Set<String> = []) -> String {
+    /// `postgresTargets` also depend on StrataPostgres, those in `executableTargets` are
+    /// executables (top-level code in `main.swift`).
+    static func manifest(name: String, targets: [String], postgresTargets: Set<String> = [], executableTargets: Set<String> = []) -> String {
         let identity = MigrationPluginTests.literal(ExternalTool.repositoryRoot.lastPathComponent)
         let targetList = targets.map {
             """
-                    .target(
+                    .\(executableTargets.contains($0) ? "executableTarget" : "target")(
                         name: "\($0)",
                         dependencies: [.product(name: "Strata", package: \(identity))\(postgresTargets.contains($0) ? ", .product(name: \"StrataPostgres\", package: \(identity))" : "")],
                         plugins: [.plugin(name: "StrataPlugin", package: \(identity))]
