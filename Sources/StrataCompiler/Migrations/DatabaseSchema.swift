@@ -244,8 +244,7 @@ public struct DatabaseIndex: Hashable, Sendable {
     public var table: String
     /// Key terms: a column's name, with ` COLLATE x` when the key's collation is not the
     /// column's own and ` DESC` when descending (`name COLLATE NOCASE DESC`); an expression as
-    /// `(expression)`, normalized (``SQLTokenizer/normalize(_:)``), with its ` COLLATE x` when
-    /// not `BINARY` and ` DESC`. A key on a column that already collates NOCASE is the
+    /// `(expression)` as written, with its ` COLLATE x` when not `BINARY` and ` DESC`. A key on a column that already collates NOCASE is the
     /// plain column name, as `CREATE INDEX … (name)` declares it.
     public var columns: [String]
     /// `UNIQUE`.
@@ -267,14 +266,20 @@ public struct DatabaseIndex: Hashable, Sendable {
 
     /// Whether two indexes index the same thing the same way (names aside).
     func isStructurallyEqual(to other: DatabaseIndex) -> Bool {
-        SQLName.same(table, other.table) && columns.map(Self.keyForm) == other.columns.map(Self.keyForm)
+        SQLName.same(table, other.table) && comparableKeys == other.comparableKeys
             && isUnique == other.isUnique && whereClause == other.whereClause
     }
 
-    /// A key term in comparable form: a column key's names ASCII case folded; an expression
-    /// (already normalized, its string literals exact) as it is.
-    static func keyForm(_ term: String) -> String {
-        term.hasPrefix("(") ? term : SQLName.fold(term)
+    /// The keys in comparable form: a column key's text ASCII case folded; an expression
+    /// normalized (``SQLTokenizer/normalize(_:)``: its string literals exact).
+    var comparableKeys: [String] {
+        guard keys.count == columns.count else { return columns.map(SQLName.fold) }
+        return keys.map { key in
+            var text = key.expression.map { "(" + SQLTokenizer.normalize($0) + ")" } ?? SQLName.fold(key.column ?? "")
+            if let collation = key.collation { text += " collate " + SQLName.fold(collation) }
+            if key.isDescending { text += " desc" }
+            return text
+        }
     }
 
     /// One key of an index, as ``columns`` writes it in text.

@@ -139,7 +139,7 @@ public enum SchemaIntrospector {
     /// NOCASE column is a plain index on that column.
     static func indexKeys(_ conn: Connection, index: String, table: DatabaseTable, sql: String) throws -> [(text: String, key: DatabaseIndex.Key)] {
         let rows = try conn.fetch(sql: "SELECT cid, name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [index])
-        let terms = rows.contains { (try? $0.get(0, as: Int.self)) == -2 } ? SQLTokenizer.indexTermTexts(sql) : []
+        let terms = rows.contains { (try? $0.get(0, as: Int.self)) == -2 } ? SQLTokenizer.indexTerms(sql) : []
         return try rows.enumerated().map { position, row in
             var key = DatabaseIndex.Key()
             let collation = try row.get(3, as: String?.self) ?? "BINARY"
@@ -151,9 +151,8 @@ public enum SchemaIntrospector {
                 let own = table.column(named: column)?.collation ?? "BINARY"
                 if !SQLName.same(collation, own) { key.collation = collation }
             } else {
-                let written = position < terms.count ? terms[position] : (written: "", normalized: "")
-                key.expression = written.written
-                text = "(" + written.normalized + ")"
+                key.expression = position < terms.count ? terms[position] : ""
+                text = "(" + (key.expression ?? "") + ")"
                 if !SQLName.same(collation, "BINARY") { key.collation = collation }
             }
             if let collation = key.collation { text += " COLLATE \(collation.uppercased())" }

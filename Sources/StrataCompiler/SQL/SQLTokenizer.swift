@@ -256,10 +256,9 @@ enum SQLTokenizer {
         return result
     }
 
-    /// The key terms of a `CREATE INDEX … ON table (term, …)`, each without a trailing
-    /// `ASC`/`DESC` and `COLLATE name` (which `PRAGMA index_xinfo` reports): as written, and
-    /// normalized.
-    static func indexTermTexts(_ sql: String) -> [(written: String, normalized: String)] {
+    /// The key terms of a `CREATE INDEX … ON table (term, …)` as written, each without a
+    /// trailing `ASC`/`DESC` and `COLLATE name` (which `PRAGMA index_xinfo` reports).
+    static func indexTerms(_ sql: String) -> [String] {
         let tokens = tokenize(sql)
         guard let on = tokens.firstIndex(where: { $0.isKeyword("ON") }),
             let open = tokens[on...].firstIndex(where: { $0.text == "(" })
@@ -268,9 +267,8 @@ enum SQLTokenizer {
             var end = range.upperBound
             if end > range.lowerBound, tokens[end - 1].isKeyword("ASC") || tokens[end - 1].isKeyword("DESC") { end -= 1 }
             if end - 2 > range.lowerBound, tokens[end - 2].isKeyword("COLLATE") { end -= 2 }
-            guard end > range.lowerBound else { return ("", "") }
-            let written = String(sql[tokens[range.lowerBound].range.lowerBound..<tokens[end - 1].range.upperBound])
-            return (written, normalize(tokens[range.lowerBound..<end]))
+            guard end > range.lowerBound else { return "" }
+            return String(sql[tokens[range.lowerBound].range.lowerBound..<tokens[end - 1].range.upperBound])
         }
     }
 

@@ -173,7 +173,7 @@ import Testing
                 """)
         }
         let live = try db.read { conn in try SchemaIntrospector.introspect(conn) }
-        #expect(live.index(named: "users_email")?.columns == ["(lower ( email ))"])
+        #expect(live.index(named: "users_email")?.columns == ["(LOWER( \"email\" ))"])
         #expect(SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(yaml))) == [])
         let upper = try MigrationReplay.declaredStructure(of: try load(yaml.replacingOccurrences(of: "lower(email)", with: "upper(email)")))
         #expect(SchemaDiff.differences(from: live, to: upper).count == 1)

@@ -103,7 +103,7 @@ import Testing
         // The NOCASE column and the expression index are declared, not warned about.
         #expect(catalog.warnings.isEmpty, "\(catalog.warnings)")
         #expect(catalog.yaml.contains("name: { type: text, collate: nocase }"))
-        #expect(catalog.yaml.contains("- { name: product_lower_name, expression: \"lower(name)\" }"))
+        #expect(catalog.yaml.contains("- { expression: \"lower(name)\" }"))
     }
 
     /// Baselines `style`'s database (a copy) with the checked-in first migration.
