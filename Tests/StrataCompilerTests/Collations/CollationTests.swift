@@ -116,6 +116,36 @@ import Testing
         #expect(badExpression.contains { $0.contains("SQLite rejects index 'Card_lower_emial'") }, "\(badExpression)")
     }
 
+    /// The editor's JSON Schema takes the new spellings and still rejects a misspelt one.
+    @Test(.enabled(if: JSONSchemaTests.validatorAvailable || ExternalTool.isCI, "python3 with jsonschema is not installed"))
+    func theJSONSchemaTakesCollationsAndIndexKeys() throws {
+        let valid = """
+            {"options": {"collations": ["unicase"]}, "tables": {"Card": {"columns": {"id": {"type": "int", "primaryKey": true},
+              "name": {"type": "text", "collate": "nocase"}, "tag": {"type": "text", "collate": "unicase"}, "due": "int"},
+              "indexes": [{"columns": ["name COLLATE NOCASE", "due DESC"]}, {"expression": "lower(tag)", "unique": true}, {"columns": ["due asc"]}]}}}
+            """
+        let both = valid.replacingOccurrences(of: "{\"expression\": \"lower(tag)\"", with: "{\"columns\": [\"tag\"], \"expression\": \"lower(tag)\"")
+        let misspelt = valid.replacingOccurrences(of: "\"collate\": \"nocase\"", with: "\"colate\": \"nocase\"")
+        let results = try JSONSchemaTests.validate(["valid": valid, "both": both, "misspelt": misspelt])
+        #expect(results["valid"] == [], "\(results)")
+        #expect(results["both"]?.isEmpty == false, "\(results)")
+        #expect(results["misspelt"]?.isEmpty == false, "\(results)")
+        _ = try load("""
+            options: { collations: [unicase] }
+            tables:
+              Card:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  name: { type: text, collate: nocase }
+                  tag: { type: text, collate: unicase }
+                  due: int
+                indexes:
+                  - { columns: ["name COLLATE NOCASE", "due DESC"] }
+                  - { expression: "lower(tag)", unique: true }
+                  - { columns: ["due asc"] }
+            """)
+    }
+
     // MARK: - The structural comparison
 
     /// Anki's shape: a NOCASE column with a plain unique index on it. SQLite reports that index's
