@@ -268,6 +268,37 @@ import Testing
         try workspace.expectClean(db)
     }
 
+    @Test func postgresMigrationsAlterACollationInPlaceAndCreateNocaseFirst() throws {
+        let workspace = try MigrationWorkspace()
+        let plain = """
+            database: Shop
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Tag:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  name: text
+            """
+        try workspace.evolve(to: plain, name: "initial")
+        let nocase = try workspace.writeSchema(plain.replacingOccurrences(of: "name: text", with: "name: { type: text, collate: nocase }"))
+        let (plan, manual) = try PostgresMigrations.plan(schema: nocase, sqliteMigrations: try MigrationFiles.load(schemaPath: workspace.schemaPath))
+        #expect(manual == [])
+        #expect(plan.statements == [PostgresRenderer.nocaseCollationSQL, "ALTER TABLE \"Tag\" ALTER COLUMN \"name\" TYPE TEXT COLLATE strata_nocase"])
+    }
+
+    @Test func aMigrationThatNeedsAnUnregisteredCollationSaysHowToRegisterIt() throws {
+        let db = try Database.inMemory()
+        let migration = Migration(version: 1, name: "initial", sql: "CREATE TABLE tags (tag TEXT NOT NULL COLLATE unicase);")
+        #expect {
+            try Migrator(migrations: [migration]).migrate(db)
+        } throws: { error in
+            let message = (error as? StrataError)?.message ?? ""
+            return message.contains("no such collation sequence: unicase") && message.contains("Database.Configuration(collations: [\"unicase\": …])")
+        }
+        let registered = try Database.inMemory(configuration: Database.Configuration(collations: ["unicase": { $0.caseInsensitiveCompare($1) }]))
+        #expect(try Migrator(migrations: [migration]).migrate(registered).count == 1)
+    }
+
     // MARK: - Adoption through the real CLI
 
     @Test func ankiShapedCollectionIntrospectsChecksAndBaselinesThroughTheCLI() throws {
