@@ -8,7 +8,8 @@ import Strata
 /// from each column's declared type *and* a census of the values it holds (`typeof()` counts,
 /// date and UUID format checks), so that the generated code can read every row: a `DATETIME`
 /// column holding `'yesterday'` becomes `text`, with a warning naming the value. Whatever the
-/// schema language cannot express (generated columns, composite foreign keys …) is written as a comment and reported as a warning, never dropped silently.
+/// schema language cannot express (generated columns, composite foreign keys …) is written
+/// as a comment and reported as a warning, never dropped silently.
 ///
 /// ```swift
 /// let result = try DatabaseAdopter.introspect(databasePath: "chinook.sqlite", databaseName: "Chinook")
@@ -104,6 +105,10 @@ public enum DatabaseAdopter {
                 + structure.indexes(on: table.name).flatMap { $0.keys.compactMap(\.collation) }
             for name in names where !Collation.isBuiltIn(name) && !result.collations.contains(where: { SQLName.same($0, name) }) {
                 result.collations.append(name)
+                if !SchemaDecoder.isCollationName(name) {
+                    result.warnings.append(
+                        "table \(table.name) uses the collation \(name), whose name a schema file cannot declare (letters, digits and '_' only): register it under such a name and change the database's DDL, or adopt the table by hand")
+                }
             }
         }
 
