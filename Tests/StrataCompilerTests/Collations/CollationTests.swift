@@ -268,6 +268,43 @@ import Testing
         try workspace.expectClean(db)
     }
 
+    /// The verifier (schema vs migrations) and the drift check (migrations vs the file) see a
+    /// collation that differs.
+    @Test func theVerifierAndTheDriftCheckCompareCollations() throws {
+        let workspace = try MigrationWorkspace()
+        let nocase = """
+            database: Shop
+            tables:
+              Tag:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  name: { type: text, collate: nocase }
+            """
+        try workspace.evolve(to: nocase, name: "initial")
+        let db = try workspace.open()
+        try workspace.migrate(db)
+        try workspace.expectClean(db)
+
+        // The schema file says RTRIM while the migrations create NOCASE.
+        let rtrim = try workspace.writeSchema(nocase.replacingOccurrences(of: "collate: nocase", with: "collate: rtrim"))
+        let verified = MigrationVerifier.verify(schema: rtrim, schemaPath: workspace.schemaPath).map(\.message)
+        #expect(verified.contains { $0.contains("name changes collation from NOCASE to RTRIM") }, "\(verified)")
+
+        // The file's column loses its NOCASE by hand: drift.
+        try db.writeWithoutTransaction { conn in
+            try conn.execute(sql: """
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_master SET sql = replace(sql, ' COLLATE NOCASE', '') WHERE name = 'Tag';
+                PRAGMA writable_schema = OFF;
+                """)
+        }
+        let reopened = try workspace.open()
+        let drift = try reopened.read { conn in
+            try SchemaDrift.differences(in: conn, migrations: try MigrationFiles.load(schemaPath: workspace.schemaPath), version: 1)
+        }
+        #expect(drift.contains { $0.contains("collation BINARY (the migrations give NOCASE)") }, "\(drift)")
+    }
+
     @Test func postgresMigrationsAlterACollationInPlaceAndCreateNocaseFirst() throws {
         let workspace = try MigrationWorkspace()
         let plain = """
