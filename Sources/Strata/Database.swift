@@ -63,6 +63,15 @@ public final class Database: Sendable {
         /// configuration.now = { Date(timeIntervalSince1970: 1_000_000) }
         /// ```
         public var now: @Sendable () -> Date = { Date() }
+        /// Collations the app registers, by name, on every connection (`collate: unicase` in a
+        /// schema file, `COLLATE unicase` in SQL): see ``Database/Collation``. Opening a file
+        /// whose tables or indexes use a collation that is neither built in nor registered
+        /// throws an error that names the collation and the column.
+        public var collations: [String: Database.Collation] = [:]
+        /// For Strata's own tools (the compiler's in-memory checks, `strata introspect`): every
+        /// collation SQLite does not know compares as `BINARY`, and opening checks none. Never
+        /// for a database whose indexes are written: they would be ordered by the wrong rule.
+        package var placeholderCollations = false
 
         /// The default configuration.
         public init() {}
@@ -128,6 +137,7 @@ public final class Database: Sendable {
                 }
                 try connection.execute(sql: "PRAGMA journal_mode = WAL")
                 try Database.prepare(connection, configuration)
+                try Database.checkCollations(connection, configuration)
             }
             writer = SerializedConnection(connection)
         }
@@ -139,7 +149,10 @@ public final class Database: Sendable {
         if configuration.readOnly {
             // Fail now, not at the first read, when the file is not a database.
             try Database.namingFile(path) {
-                try readers?.withConnection { conn in _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master") }
+                try readers?.withConnection { conn in
+                    _ = try conn.fetch(sql: "SELECT count(*) FROM sqlite_master")
+                    try Database.checkCollations(conn, configuration)
+                }
             }
         }
     }
@@ -182,6 +195,7 @@ public final class Database: Sendable {
 
     static func prepare(_ connection: Connection, _ configuration: Configuration) throws {
         connection.clock = configuration.now
+        try registerCollations(connection, configuration)
         try connection.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
     }
 

@@ -252,6 +252,9 @@ public struct Migrator: Sendable {
             conn.clearStatementCache()
             guard let migration = running else { throw error }
             error.kind = .migrationFailed
+            if let collation = Database.missingCollation(in: error) {
+                error.message += " (the app registers its own collations with Database.Configuration(collations: [\"\(collation)\": …]))"
+            }
             error.message = "\(migration.fileName): \(error.message); \(Self.outcome(of: error, migration: migration, committing: committing))"
             throw error
         }

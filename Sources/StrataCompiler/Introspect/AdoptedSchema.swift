@@ -5,6 +5,8 @@ struct AdoptedSchema: Hashable, Sendable {
     var sourceName: String
     /// `options: { strict: false }` (some table is not STRICT).
     var nonStrict = false
+    /// `options: { collations: }`: the collations columns and indexes use that are not built in.
+    var collations: [String] = []
     var tables: [AdoptedTable] = []
     var views: [SQLObject] = []
     var triggers: [SQLObject] = []
@@ -52,6 +54,8 @@ struct AdoptedColumn: Hashable, Sendable {
     var onDelete: String?
     var onUpdate: String?
     var sqlType: String?
+    /// `collate:` (a built-in collation lower-cased).
+    var collation: String?
     /// Comment lines written above the column.
     var comments: [String] = []
     /// What introspect read, for choices that need more than one column (not written).
@@ -63,6 +67,8 @@ struct AdoptedColumn: Hashable, Sendable {
 struct AdoptedIndex: Hashable, Sendable {
     var name: String?
     var columns: [String]
+    /// `expression:`: the key list as the `CREATE INDEX` writes it, when a key is an expression.
+    var expression: String?
     var isUnique: Bool
     var whereClause: String?
 }

@@ -8,8 +8,8 @@ import Strata
 /// from each column's declared type *and* a census of the values it holds (`typeof()` counts,
 /// date and UUID format checks), so that the generated code can read every row: a `DATETIME`
 /// column holding `'yesterday'` becomes `text`, with a warning naming the value. Whatever the
-/// schema language cannot express (expression indexes, generated columns, composite foreign
-/// keys …) is written as a comment and reported as a warning, never dropped silently.
+/// schema language cannot express (generated columns, composite foreign keys …) is written
+/// as a comment and reported as a warning, never dropped silently.
 ///
 /// ```swift
 /// let result = try DatabaseAdopter.introspect(databasePath: "chinook.sqlite", databaseName: "Chinook")
@@ -38,6 +38,8 @@ public enum DatabaseAdopter {
         }
         var configuration = Database.Configuration.readOnly
         configuration.maximumReaderCount = 1
+        // Reading the structure compares no text: a collation the app registers is not needed.
+        configuration.placeholderCollations = true
         // A `-journal` beside the file may be a hot journal to roll back first: then the plain
         // read-only open refuses rather than read a half-written state.
         configuration.immutable =
@@ -129,6 +131,17 @@ public enum DatabaseAdopter {
             result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
         }
         result.tables = tables
+        for table in adoptable {
+            let names = table.columns.compactMap(\.collation)
+                + structure.indexes(on: table.name).flatMap { $0.keys.compactMap(\.collation) }
+            for name in names where !Collation.isBuiltIn(name) && !result.collations.contains(where: { SQLName.same($0, name) }) {
+                result.collations.append(name)
+                if !SchemaDecoder.isCollationName(name) {
+                    result.warnings.append(
+                        "table \(table.name) uses the collation \(name), whose name a schema file cannot declare (letters, digits and '_' only): register it under such a name and change the database's DDL, or adopt the table by hand")
+                }
+            }
+        }
 
         for view in structure.views {
             result.views.append(SQLObject(name: view.name, sql: viewBody(view.sql) ?? view.sql))
@@ -182,11 +195,8 @@ public enum DatabaseAdopter {
             if let defaultSQL = column.defaultSQL, column.normalizedDefault != nil {
                 adoptedColumn.defaultYAML = defaultYAML(defaultSQL, keyword: choice.keyword)
             }
-            let tokens = column.definition.range(of: "collate", options: .caseInsensitive) == nil ? [] : SQLTokenizer.tokenize(column.definition)
-            if let collate = tokens.firstIndex(where: { $0.isKeyword("COLLATE") }), collate + 1 < tokens.count {
-                let warning = "collates \(tokens[collate + 1].value), which a schema file cannot express: comparisons in generated queries use it while the table keeps it, a table rebuild would not"
-                warnings.append("\(table.name).\(column.name) \(warning)")
-                adoptedColumn.comments.append(warning)
+            if let collation = column.collation {
+                adoptedColumn.collation = Collation.isBuiltIn(collation) ? SQLName.fold(collation) : collation
             }
             var checks = raw.columnChecks[SQLName.fold(column.name)] ?? []
             // The CHECK Strata's DDL adds to a bool or an enum: the type, not a check.
@@ -382,19 +392,39 @@ public enum DatabaseAdopter {
 
     static func adoptIndexes(of adopted: inout AdoptedTable, structure: DatabaseSchema, table: DatabaseTable, warnings: inout [String]) {
         for index in structure.indexes(on: table.name) {
-            let columns = index.columns.map { name in adopted.columns.first { SQLName.fold($0.sqlName) == SQLName.fold(name) }?.name }
-            guard columns.allSatisfy({ $0 != nil }) else {
-                adopted.comments.append(index.sql)
-                warnings.append(
-                    "index \(index.name) indexes an expression, a sort order or a collation, which a schema file cannot express; it is kept as a comment")
+            let whereClause = RawConstraints.indexWhere(index.sql)
+            if index.keys.contains(where: { $0.column == nil }) {
+                // A key on an expression: the key list exactly as the database has it.
+                guard let keyList = SQLTokenizer.indexKeyList(index.sql) else {
+                    adopted.comments.append(index.sql)
+                    warnings.append("index \(index.name): its CREATE INDEX could not be read; it is kept as a comment")
+                    continue
+                }
+                let defaultName = SchemaDecoder.expressionIndexName(table: Table(recordName: adopted.recordName, sqlName: table.name), expression: keyList)
+                adopted.indexes.append(
+                    AdoptedIndex(
+                        name: index.name == defaultName ? nil : index.name, columns: [], expression: keyList,
+                        isUnique: index.isUnique, whereClause: whereClause))
                 continue
             }
-            let names = columns.compactMap { $0 }
-            let defaultName = ([table.name] + index.columns).joined(separator: "_")
+            var keys: [String] = []
+            var sqlNames: [String] = []
+            for key in index.keys {
+                guard let name = key.column, let column = adopted.columns.first(where: { SQLName.fold($0.sqlName) == SQLName.fold(name) }) else { break }
+                var text = column.name
+                if let collation = key.collation { text += " COLLATE " + Collation.sql(collation) }
+                if key.isDescending { text += " DESC" }
+                keys.append(text)
+                sqlNames.append(column.sqlName)
+            }
+            guard keys.count == index.keys.count, !keys.isEmpty else {
+                adopted.comments.append(index.sql)
+                warnings.append("index \(index.name) indexes a column the schema cannot express; it is kept as a comment")
+                continue
+            }
+            let defaultName = ([table.name] + sqlNames).joined(separator: "_")
             adopted.indexes.append(
-                AdoptedIndex(
-                    name: index.name == defaultName ? nil : index.name, columns: names, isUnique: index.isUnique,
-                    whereClause: RawConstraints.indexWhere(index.sql)))
+                AdoptedIndex(name: index.name == defaultName ? nil : index.name, columns: keys, isUnique: index.isUnique, whereClause: whereClause))
         }
     }
 

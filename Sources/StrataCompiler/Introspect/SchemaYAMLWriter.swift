@@ -15,9 +15,10 @@ enum SchemaYAMLWriter {
             for warning in schema.warnings { out += comment(warning, indent: "", prefix: "# - ") }
         }
         out.append("database: \(scalar(schema.databaseName))")
-        if schema.nonStrict {
+        if schema.nonStrict || !schema.collations.isEmpty {
             out.append("options:")
-            out.append("  strict: false")
+            if schema.nonStrict { out.append("  strict: false") }
+            if !schema.collations.isEmpty { out.append("  collations: [\(schema.collations.map { scalar($0) }.joined(separator: ", "))]") }
         }
         out.append("")
         out.append("tables:")
@@ -67,7 +68,11 @@ enum SchemaYAMLWriter {
             for index in table.indexes {
                 var fields: [String] = []
                 if let name = index.name { fields.append("name: \(scalar(name))") }
-                fields.append("columns: [\(index.columns.map { scalar($0) }.joined(separator: ", "))]")
+                if let expression = index.expression {
+                    fields.append("expression: \(scalar(expression, forceQuotes: true))")
+                } else {
+                    fields.append("columns: [\(index.columns.map { scalar($0) }.joined(separator: ", "))]")
+                }
                 if index.isUnique { fields.append("unique: true") }
                 if let condition = index.whereClause { fields.append("where: \(scalar(condition, forceQuotes: true))") }
                 out.append("      - { \(fields.joined(separator: ", ")) }")
@@ -98,6 +103,7 @@ enum SchemaYAMLWriter {
         if let action = column.onDelete { fields.append("onDelete: \(action)") }
         if let action = column.onUpdate { fields.append("onUpdate: \(action)") }
         if let sqlType = column.sqlType { fields.append("sqlType: \(scalar(sqlType, forceQuotes: true))") }
+        if let collation = column.collation { fields.append("collate: \(scalar(collation))") }
         if fields.isEmpty { return type }
         return "{ type: \(type), \(fields.joined(separator: ", ")) }"
     }

@@ -145,12 +145,16 @@ public struct DatabaseColumn: Hashable, Sendable {
     public var checks: [String]
     /// The column's definition in the `CREATE TABLE` text, after its name (for `ADD COLUMN`).
     public var definition: String
+    /// The column's collation as the DDL names it (`COLLATE nocase`); nil for the default,
+    /// `BINARY`, whether or not it is written.
+    public var collation: String?
 
     /// Creates a column.
     public init(
         name: String, type: String, isNotNull: Bool = false, defaultSQL: String? = nil, primaryKeyPosition: Int = 0,
-        hidden: Int = 0, checks: [String] = [], definition: String = ""
+        hidden: Int = 0, checks: [String] = [], definition: String = "", collation: String? = nil
     ) {
+        self.collation = collation.flatMap { SQLName.same($0, "BINARY") ? nil : $0 }
         self.name = name
         self.type = type
         self.isNotNull = isNotNull
@@ -160,6 +164,9 @@ public struct DatabaseColumn: Hashable, Sendable {
         self.checks = checks
         self.definition = definition
     }
+
+    /// The collation in comparable form (collation names are case-insensitive).
+    var collationKey: String? { collation.map(SQLName.fold) }
 
     /// The default in comparable form.
     var normalizedDefault: String? {
@@ -235,8 +242,10 @@ public struct DatabaseIndex: Hashable, Sendable {
     public var name: String
     /// The indexed table.
     public var table: String
-    /// Key columns; an expression column is `<expression>`; ` DESC` and ` COLLATE x` are
-    /// appended when not the default.
+    /// Key terms: a column's name, with ` COLLATE x` when the key's collation is not the
+    /// column's own and ` DESC` when descending (`name COLLATE NOCASE DESC`); an expression as
+    /// `(expression)` as written, with its ` COLLATE x` when not `BINARY` and ` DESC`. A key on a column that already collates NOCASE is the
+    /// plain column name, as `CREATE INDEX … (name)` declares it.
     public var columns: [String]
     /// `UNIQUE`.
     public var isUnique: Bool
@@ -257,9 +266,45 @@ public struct DatabaseIndex: Hashable, Sendable {
 
     /// Whether two indexes index the same thing the same way (names aside).
     func isStructurallyEqual(to other: DatabaseIndex) -> Bool {
-        SQLName.same(table, other.table) && columns.map(SQLName.key) == other.columns.map(SQLName.key)
+        SQLName.same(table, other.table) && comparableKeys == other.comparableKeys
             && isUnique == other.isUnique && whereClause == other.whereClause
     }
+
+    /// The keys in comparable form: a column key's text ASCII case folded; an expression
+    /// normalized (``SQLTokenizer/normalize(_:)``: its string literals exact).
+    var comparableKeys: [String] {
+        guard keys.count == columns.count else { return columns.map(SQLName.fold) }
+        return keys.map { key in
+            var text = key.expression.map { "(" + SQLTokenizer.normalize($0) + ")" } ?? SQLName.fold(key.column ?? "")
+            if let collation = key.collation { text += " collate " + SQLName.fold(collation) }
+            if key.isDescending { text += " desc" }
+            return text
+        }
+    }
+
+    /// One key of an index, as ``columns`` writes it in text.
+    public struct Key: Hashable, Sendable {
+        /// The indexed column; nil for an expression.
+        public var column: String?
+        /// The indexed expression as written in the `CREATE INDEX` (not normalized); nil for a column.
+        public var expression: String?
+        /// The key's collation when it is not the column's own (for an expression: when it is
+        /// not `BINARY`).
+        public var collation: String?
+        /// `DESC`.
+        public var isDescending: Bool
+
+        /// Creates a key.
+        public init(column: String? = nil, expression: String? = nil, collation: String? = nil, isDescending: Bool = false) {
+            self.column = column
+            self.expression = expression
+            self.collation = collation
+            self.isDescending = isDescending
+        }
+    }
+
+    /// The keys, one for each of ``columns`` (empty when made without introspection).
+    public var keys: [Key] = []
 
     /// `book (title) WHERE price IS NOT NULL`.
     public var summary: String {

@@ -57,7 +57,7 @@ public enum SchemaIntrospector {
             indexSQL[Array(try row.get(1, as: String.self).utf8)] = try row.get(3, as: String?.self) ?? ""
         }
         for table in schema.tables {
-            schema.indexes += try introspectIndexes(conn, table: table.name, sql: indexSQL)
+            schema.indexes += try introspectIndexes(conn, table: table, sql: indexSQL)
         }
         return schema
     }
@@ -73,7 +73,7 @@ public enum SchemaIntrospector {
             let column = DatabaseColumn(
                 name: columnName, type: (try row.get(1, as: String.self)).uppercased(), isNotNull: try row.get(2, as: Int.self) != 0,
                 defaultSQL: try row.get(3), primaryKeyPosition: try row.get(4), hidden: try row.get(5),
-                checks: parsedColumn?.checks ?? [], definition: parsedColumn?.definition ?? "")
+                checks: parsedColumn?.checks ?? [], definition: parsedColumn?.definition ?? "", collation: parsedColumn?.collation)
             if column.primaryKeyPosition > 0 { keyed.append((column.primaryKeyPosition, columnName)) }
             table.columns.append(column)
         }
@@ -110,33 +110,54 @@ public enum SchemaIntrospector {
         }
 
         for row in try conn.fetch(sql: "SELECT name, origin FROM pragma_index_list(?) WHERE origin = 'u' ORDER BY name", arguments: [name]) {
-            table.uniqueConstraints.append(try indexColumns(conn, index: try row.get(0)))
+            table.uniqueConstraints.append(try indexKeys(conn, index: try row.get(0), table: table, sql: "").map(\.text))
         }
         table.uniqueConstraints.sort { $0.joined(separator: ",") < $1.joined(separator: ",") }
         return table
     }
 
     /// The explicit indexes of `table`; `sql` holds each index's `CREATE INDEX` by the bytes of its name.
-    static func introspectIndexes(_ conn: Connection, table: String, sql indexSQL: [[UInt8]: String]) throws -> [DatabaseIndex] {
+    static func introspectIndexes(_ conn: Connection, table: DatabaseTable, sql indexSQL: [[UInt8]: String]) throws -> [DatabaseIndex] {
         var result: [DatabaseIndex] = []
-        for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table]) {
+        for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table.name]) {
             let name: String = try row.get(0)
             let sql = indexSQL[Array(name.utf8)] ?? ""
-            result.append(
-                DatabaseIndex(
-                    name: name, table: table, columns: try indexColumns(conn, index: name), isUnique: try row.get(1, as: Int.self) != 0,
-                    whereClause: SQLTokenizer.indexWhereClause(sql), sql: sql))
+            let keys = try indexKeys(conn, index: name, table: table, sql: sql)
+            var index = DatabaseIndex(
+                name: name, table: table.name, columns: keys.map(\.text), isUnique: try row.get(1, as: Int.self) != 0,
+                whereClause: SQLTokenizer.indexWhereClause(sql), sql: sql)
+            index.keys = keys.map(\.key)
+            result.append(index)
         }
         return result
     }
 
-    static func indexColumns(_ conn: Connection, index: String) throws -> [String] {
-        try conn.fetch(sql: "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [index]).map { row in
-            var text = try row.get(0, as: String?.self) ?? "<expression>"
-            if try row.get(1, as: Int.self) != 0 { text += " DESC" }
-            let collation = try row.get(2, as: String?.self) ?? "BINARY"
-            if collation.uppercased() != "BINARY" { text += " COLLATE \(collation)" }
-            return text
+    /// The keys of the index `index` on `table` (`PRAGMA index_xinfo`: column, `desc`, `coll`;
+    /// cid -2 for an expression, whose text comes from the index's `sql`), each with its text
+    /// as ``DatabaseIndex/columns`` writes it. A key's collation is written only when it is
+    /// not what the column (or, for an expression, `BINARY`) gives anyway: an index on a
+    /// NOCASE column is a plain index on that column.
+    static func indexKeys(_ conn: Connection, index: String, table: DatabaseTable, sql: String) throws -> [(text: String, key: DatabaseIndex.Key)] {
+        let rows = try conn.fetch(sql: "SELECT cid, name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [index])
+        let terms = rows.contains { (try? $0.get(0, as: Int.self)) == -2 } ? SQLTokenizer.indexTerms(sql) : []
+        return try rows.enumerated().map { position, row in
+            var key = DatabaseIndex.Key()
+            let collation = try row.get(3, as: String?.self) ?? "BINARY"
+            key.isDescending = try row.get(2, as: Int.self) != 0
+            var text: String
+            if let column = try row.get(1, as: String?.self) {
+                key.column = column
+                text = column
+                let own = table.column(named: column)?.collation ?? "BINARY"
+                if !SQLName.same(collation, own) { key.collation = collation }
+            } else {
+                key.expression = position < terms.count ? terms[position] : ""
+                text = "(" + (key.expression ?? "") + ")"
+                if !SQLName.same(collation, "BINARY") { key.collation = collation }
+            }
+            if let collation = key.collation { text += " COLLATE \(collation.uppercased())" }
+            if key.isDescending { text += " DESC" }
+            return (text, key)
         }
     }
 

@@ -398,7 +398,8 @@ public enum MigrationPlanner {
         if column.primaryKeyPosition > 0 { return false }
         if table.uniqueKeys.contains(where: { $0.contains(SQLName.key(name)) }) { return false }
         for index in current.indexes(on: table.name) {
-            if index.columns.contains(where: { SQLName.same($0, name) || $0.hasPrefix("<") }) { return false }
+            if index.keys.isEmpty, index.columns.contains(where: { SQLName.same($0, name) }) { return false }
+            if index.keys.contains(where: { key in key.column.map { SQLName.same($0, name) } ?? true }) { return false }
             if let condition = index.whereClause, SQLTokenizer.mentions(condition, name: name) { return false }
         }
         if table.allChecks.contains(where: { SQLTokenizer.mentions($0, name: name) }) { return false }
@@ -456,7 +457,7 @@ public enum MigrationReplay {
     /// A new in-memory database with `migrations` applied by the runtime's ``Migrator``.
     public static func replay(_ migrations: [Migration]) throws -> Database {
         CompileWork.countReplay()
-        let db = try Database.inMemory()
+        let db = try Database.inMemory(configuration: .compilerChecks)
         try Migrator(migrations: migrations).migrate(db)
         return db
     }

@@ -207,6 +207,9 @@ public enum PostgresMigrations {
         for table in droppedTables { plan.changes.append("drop table \(table.name) (its rows are deleted)") }
         plan.statements += views.drops + dropIndexes + tableSteps + columnDrops
             + droppedTables.map { "DROP TABLE \(SQLRenderer.quoteIdentifier($0.name))" } + createIndexes + views.creates
+        if plan.statements.contains(where: { $0.contains(PostgresRenderer.nocaseCollation) }) {
+            plan.statements.insert(PostgresRenderer.nocaseCollationSQL, at: 0)
+        }
         return (plan, manual)
     }
 
@@ -241,6 +244,12 @@ public enum PostgresMigrations {
                 let type = PostgresRenderer.sqlType(column.type)
                 alter("ALTER COLUMN \(quoted) TYPE \(type) USING \(quoted)::\(type)")
                 outcome.changes.append("change the type of \(table.sqlName).\(column.sqlName) to \(type)")
+            }
+            if changes.contains(where: { if case .collation = $0 { true } else { false } }) {
+                let type = PostgresRenderer.sqlType(column.type)
+                let collation = column.collation.flatMap(PostgresRenderer.collationSQL) ?? "\"default\""
+                alter("ALTER COLUMN \(quoted) TYPE \(type) COLLATE \(collation)")
+                outcome.changes.append("change the collation of \(table.sqlName).\(column.sqlName) to \(collation)")
             }
             if changes.contains(where: { if case .defaultValue = $0 { true } else { false } }) {
                 if let value = column.defaultValue {

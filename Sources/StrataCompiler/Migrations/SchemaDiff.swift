@@ -3,7 +3,7 @@
 /// file declares, or what the migrations produce).
 ///
 /// Tables, columns and indexes are matched by name as SQLite matches them (``SQLName``: ASCII case folded, nothing else); columns are compared
-/// by type, NOT NULL, default, and place in the primary key; tables by primary key, foreign
+/// by type, NOT NULL, default, collation, and place in the primary key; tables by primary key, foreign
 /// keys, UNIQUE and CHECK constraints, STRICT, WITHOUT ROWID and AUTOINCREMENT; indexes by
 /// table, key columns, uniqueness and WHERE. Column order, quoting, case and whitespace do not
 /// count. Views and triggers are compared when the schema declares some (see
@@ -108,6 +108,7 @@ public enum SchemaDiff {
             result.append(.primaryKeyPosition(current: old.primaryKeyPosition, target: new.primaryKeyPosition))
         }
         if old.hidden != new.hidden { result.append(.generated) }
+        if old.collationKey != new.collationKey { result.append(.collation(current: old.collation, target: new.collation)) }
         return result
     }
 }

@@ -21,6 +21,7 @@ struct SchemaDifference: Hashable, Sendable {
         case defaultValue(current: String?, target: String?)
         case primaryKeyPosition(current: Int, target: Int)
         case generated
+        case collation(current: String?, target: String?)
     }
 
     /// What differs; the subject is ``name``.
@@ -151,6 +152,7 @@ struct SchemaDifference: Hashable, Sendable {
             case .defaultValue(let old, let new): "changes default from \(old ?? "none") to \(new ?? "none")"
             case .primaryKeyPosition(_, let new): new > 0 ? "joins the primary key" : "leaves the primary key"
             case .generated: "changes whether it is generated"
+            case .collation(let old, let new): "changes collation from \(old?.uppercased() ?? "BINARY") to \(new?.uppercased() ?? "BINARY")"
             }
         }
     }
@@ -167,6 +169,7 @@ struct SchemaDifference: Hashable, Sendable {
         case .defaultValue(let old, let new): return "default \(old ?? "none") (\(gives) \(new ?? "none"))"
         case .primaryKeyPosition: return "a different place in the primary key"
         case .generated: return "a different generated-column kind"
+        case .collation(let old, let new): return "collation \(old?.uppercased() ?? "BINARY") (\(gives) \(new?.uppercased() ?? "BINARY"))"
         }
     }
 }

@@ -43,6 +43,7 @@ public enum SQLRenderer {
         }
         if !column.isOptional && column.primaryKey != .autoincrement { parts.append("NOT NULL") }
         if column.isUnique && !singleKey { parts.append("UNIQUE") }
+        if let collation = column.collation { parts.append("COLLATE " + Collation.sql(collation)) }
         if let value = column.defaultValue, checks || !Self.isExpression(value) {
             parts.append("DEFAULT " + defaultSQL(value))
         }
@@ -107,7 +108,18 @@ public enum SQLRenderer {
 
     /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]` for an index of `table`.
     public static func createIndexSQL(_ index: Index, on table: Table) -> String {
-        let columns = index.columns.map { quoteIdentifier(table.column(named: $0)?.sqlName ?? $0) }
+        createIndexSQL(index, on: table, collationSQL: Collation.sql)
+    }
+
+    static func createIndexSQL(_ index: Index, on table: Table, collationSQL: (String) -> String) -> String {
+        var columns = index.columns.enumerated().map { position, name in
+            let options = index.keyOptions(at: position)
+            var key = quoteIdentifier(table.column(named: name)?.sqlName ?? name)
+            if let collation = options.collation { key += " COLLATE " + collationSQL(collation) }
+            if options.isDescending { key += " DESC" }
+            return key
+        }
+        if let expression = index.expression { columns = [expression] }
         var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) "
             + "ON \(quoteIdentifier(table.sqlName)) (\(columns.joined(separator: ", ")))"
         if let condition = index.whereClause { sql += " WHERE \(condition)" }

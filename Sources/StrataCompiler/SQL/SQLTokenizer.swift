@@ -205,9 +205,9 @@ enum SQLTokenizer {
 
     /// The parsed body of a `CREATE TABLE` statement.
     struct CreateTable {
-        /// Column definitions: the column name, its check expressions and the definition text
-        /// after the name.
-        var columns: [(name: String, checks: [String], definition: String)] = []
+        /// Column definitions: the column name, its check expressions, the definition text
+        /// after the name, and its `COLLATE` collation (nil when it has none).
+        var columns: [(name: String, checks: [String], definition: String, collation: String?)] = []
         /// CHECK constraints written as table constraints.
         var tableChecks: [String] = []
         /// Whether `AUTOINCREMENT` appears.
@@ -232,10 +232,54 @@ enum SQLTokenizer {
                 } else {
                     definition = ""
                 }
-                result.columns.append((first.value, checks(in: tokens, range: element), definition))
+                result.columns.append((first.value, checks(in: tokens, range: element), definition, collation(in: tokens, range: element)))
             }
         }
         return result
+    }
+
+    /// The collation of a column definition: the name after its last `COLLATE` outside
+    /// parentheses (a CHECK's or a DEFAULT's `COLLATE` is not the column's).
+    static func collation(in tokens: [SQLToken], range: Range<Int>) -> String? {
+        var depth = 0
+        var result: String?
+        for index in range {
+            let token = tokens[index]
+            if token.text == "(" { depth += 1 }
+            if token.text == ")" { depth -= 1 }
+            if depth == 0, token.isKeyword("COLLATE"), index + 1 < range.upperBound,
+                tokens[index + 1].kind == .word || tokens[index + 1].kind == .quotedIdentifier
+            {
+                result = tokens[index + 1].value
+            }
+        }
+        return result
+    }
+
+    /// The key terms of a `CREATE INDEX … ON table (term, …)` as written, each without a
+    /// trailing `ASC`/`DESC` and `COLLATE name` (which `PRAGMA index_xinfo` reports).
+    static func indexTerms(_ sql: String) -> [String] {
+        let tokens = tokenize(sql)
+        guard let on = tokens.firstIndex(where: { $0.isKeyword("ON") }),
+            let open = tokens[on...].firstIndex(where: { $0.text == "(" })
+        else { return [] }
+        return elements(of: tokens, open: open).map { range in
+            var end = range.upperBound
+            if end > range.lowerBound, tokens[end - 1].isKeyword("ASC") || tokens[end - 1].isKeyword("DESC") { end -= 1 }
+            if end - 2 > range.lowerBound, tokens[end - 2].isKeyword("COLLATE") { end -= 2 }
+            guard end > range.lowerBound else { return "" }
+            return String(sql[tokens[range.lowerBound].range.lowerBound..<tokens[end - 1].range.upperBound])
+        }
+    }
+
+    /// The text between the parentheses of `CREATE INDEX … ON table (…)`, as written.
+    static func indexKeyList(_ sql: String) -> String? {
+        let tokens = tokenize(sql)
+        guard let on = tokens.firstIndex(where: { $0.isKeyword("ON") }),
+            let open = tokens[on...].firstIndex(where: { $0.text == "(" }),
+            let close = matchingClose(in: tokens, from: open), close > open + 1
+        else { return nil }
+        return String(sql[tokens[open + 1].range.lowerBound..<tokens[close - 1].range.upperBound])
     }
 
     /// The normalized condition of a partial index (`CREATE INDEX … WHERE condition`).

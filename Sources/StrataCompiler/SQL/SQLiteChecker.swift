@@ -24,7 +24,7 @@ final class SQLiteChecker {
     }
 
     init?() {
-        guard let db = try? Database.inMemory() else { return nil }
+        guard let db = try? Database.inMemory(configuration: .compilerChecks) else { return nil }
         self.db = db
     }
 
@@ -88,6 +88,10 @@ final class SQLiteChecker {
     func load(_ objects: [SchemaObject], recording ddl: [String]) -> Bool {
         do {
             let count = try db.writeWithoutTransaction { conn in
+                // An empty database has schema format 0 until a table is created, and SQLite
+                // reads entries entered under that format the legacy way: an index's DESC is
+                // ignored. Creating a table sets format 4, as executing the DDL would.
+                try conn.execute(sql: "CREATE TABLE strata_schema_format (x); DROP TABLE strata_schema_format")
                 let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0
                 try conn.execute(sql: "PRAGMA writable_schema = ON")
                 do {
@@ -135,7 +139,7 @@ final class SQLiteChecker {
     static func declaredDatabase(of schema: Schema) throws -> Database {
         let ddl = SQLRenderer.ddl(for: schema)
         if let db = schema.validatedDatabase.database(holding: ddl) { return db }
-        let db = try Database.inMemory()
+        let db = try Database.inMemory(configuration: .compilerChecks)
         try db.writeWithoutTransaction { conn in
             for sql in ddl {
                 CompileWork.countDDLStatement()
@@ -165,4 +169,15 @@ final class SQLiteChecker {
 /// An error message from SQLite.
 struct SQLiteMessage: Error {
     var text: String
+}
+
+extension Database.Configuration {
+    /// The configuration of the compiler's in-memory databases, which hold DDL and prepare
+    /// queries but no rows: a collation the app registers (`options: { collations: }`)
+    /// compares as `BINARY` there.
+    static var compilerChecks: Database.Configuration {
+        var configuration = Database.Configuration()
+        configuration.placeholderCollations = true
+        return configuration
+    }
 }

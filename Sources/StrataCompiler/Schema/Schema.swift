@@ -1,3 +1,5 @@
+import Strata
+
 /// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
 /// Swift rendering, introspection and diff) works on.
 public struct Schema: Hashable, Sendable {
@@ -10,12 +12,17 @@ public struct Schema: Hashable, Sendable {
         /// `dialects:`: the SQL databases code and migrations are generated for (always SQLite;
         /// `[sqlite, postgres]` adds the PostgreSQL DDL, migrations and async DAOs).
         public var dialects: [Dialect]
+        /// `collations:`: the names of the collations the app registers itself
+        /// (`Database.Configuration(collations:)`), which columns may then name in `collate:`
+        /// beside the built-in `binary`, `nocase` and `rtrim`.
+        public var collations: [String] = []
 
         /// Creates options; the defaults are the schema language's defaults.
-        public init(strict: Bool = true, foreignKeys: Bool = true, dialects: [Dialect] = [.sqlite]) {
+        public init(strict: Bool = true, foreignKeys: Bool = true, dialects: [Dialect] = [.sqlite], collations: [String] = []) {
             self.strict = strict
             self.foreignKeys = foreignKeys
             self.dialects = dialects
+            self.collations = collations
         }
     }
 
@@ -207,6 +214,10 @@ public struct Column: Hashable, Sendable {
     /// database's `VARCHAR(255)`, `DATETIME` …). With it Strata adds no CHECK of its own for
     /// `bool` columns: the column is declared exactly as the database has it.
     public var sqlType: String?
+    /// `collate:`: the collation SQLite compares, sorts and indexes the column's text with
+    /// (`nocase`, `rtrim`, or a collation the app registers); nil is SQLite's default, `BINARY`.
+    /// Rendered `COLLATE NOCASE` in DDL and kept by every migration, table rebuilds included.
+    public var collation: String?
 
     /// Creates a column.
     public init(
@@ -357,10 +368,29 @@ public struct ForeignKey: Hashable, Sendable {
 
 /// An index of a table.
 public struct Index: Hashable, Sendable {
+    /// How one key column of an index is ordered: `"name COLLATE NOCASE"`, `"due DESC"`.
+    public struct KeyOptions: Hashable, Sendable {
+        /// `COLLATE x` on the key; nil uses the column's own collation.
+        public var collation: String?
+        /// `DESC`.
+        public var isDescending: Bool
+
+        /// Creates key options; the defaults are a plain key.
+        public init(collation: String? = nil, isDescending: Bool = false) {
+            self.collation = collation
+            self.isDescending = isDescending
+        }
+    }
+
     /// The SQL name: given, or `<table>_<col1>_<col2>…` (`_unique` is not appended).
     public var name: String
-    /// Column names (Swift names), in index order.
+    /// Column names (Swift names), in index order; empty for an index on an ``expression``.
     public var columns: [String]
+    /// The collation and order of each of ``columns`` (same count), or empty when every key is
+    /// plain.
+    public var keyOptions: [KeyOptions] = []
+    /// `expression:`: the SQL expression the index is on (`lower(email)`), instead of columns.
+    public var expression: String?
     /// `unique: true`.
     public var isUnique: Bool
     /// A partial index's `WHERE` condition.
@@ -375,6 +405,31 @@ public struct Index: Hashable, Sendable {
         self.isUnique = isUnique
         self.whereClause = whereClause
         self.location = location
+    }
+
+    /// The options of the key at `position` of ``columns``.
+    public func keyOptions(at position: Int) -> KeyOptions {
+        position < keyOptions.count ? keyOptions[position] : KeyOptions()
+    }
+}
+
+/// SQLite's built-in collations, as the schema language spells them (`collate:`).
+public enum Collation {
+    /// `binary`, `nocase`, `rtrim`.
+    public static let builtIn = ["binary", "nocase", "rtrim"]
+
+    /// Whether `name` is one of SQLite's built-in collations (names compare case-insensitively).
+    public static func isBuiltIn(_ name: String) -> Bool {
+        builtIn.contains(SQLName.fold(name))
+    }
+
+    /// `name` as DDL writes it: `NOCASE` for a built-in collation, the name itself otherwise
+    /// (quoted when it is not a plain identifier).
+    public static func sql(_ name: String) -> String {
+        if isBuiltIn(name) { return name.uppercased() }
+        let isPlain = name.unicodeScalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
+            && name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+        return isPlain ? name : SQLQuoting.identifier(name)
     }
 }
 

@@ -34,6 +34,7 @@ extension SchemaDecoder {
         source.onDelete = fields["onDelete"]
         source.onUpdate = fields["onUpdate"]
         source.renamedFrom = fields["renamedFrom"]
+        source.collate = fields["collate"]
 
         if let sqlName = string(fields["column"], "'column'") { column.sqlName = sqlName }
         column.doc = string(fields["doc"], "'doc'", allowEmpty: true)
@@ -41,6 +42,9 @@ extension SchemaDecoder {
         column.check = string(fields["check"], "'check'")
         column.sqlType = string(fields["sqlType"], "'sqlType'", allowEmpty: true)
         if let unique = bool(fields["unique"], "'unique'") { column.isUnique = unique }
+        if let node = fields["collate"], let name = string(node, "'collate'") {
+            column.collation = collation(name, at: node.location, of: context)
+        }
         let swiftType = string(fields["swiftType"], "'swiftType'")
 
         var keyword: String?

@@ -7,6 +7,8 @@
 // - SQL fragments (`default: { sql: }`, `check:`, `checks:`, an index's `where:`, a table query's
 //   `where:`/`orderBy:`, `views:`) are passed to PostgreSQL as written; the ones that use a
 //   function or operator only SQLite has (`strftime`, `ifnull`, `==` …) are errors.
+// - `collate:`: `binary` is `"C"`, `nocase` a nondeterministic ICU collation the migration
+//   creates (`strata_nocase`); `rtrim` and the app's own collations are errors.
 // - `withoutRowid:`, `strict:` and `sqlType:` describe SQLite storage: PostgreSQL tables have no
 //   rowid and are always typed, and PostgreSQL columns get the type of the schema type.
 extension SchemaDecoder {
@@ -84,6 +86,24 @@ extension SchemaDecoder {
                 }
             }
             for index in pair.value["indexes"]?.items ?? [] {
+                for key in index["columns"]?.items ?? [] {
+                    guard let text = key.scalarText else { continue }
+                    let tokens = SQLTokenizer.tokenize(text)
+                    if let collate = tokens.firstIndex(where: { $0.isKeyword("COLLATE") }), collate + 1 < tokens.count {
+                        checkPostgresCollation(tokens[collate + 1].value, at: key.location, of: "index key '\(text)' of \(table)")
+                    }
+                }
+                if let expression = index["expression"], let sql = expression.scalarText {
+                    checkPortableSQL(sql, at: expression.location, what: "an index expression of \(table)", booleans: booleans)
+                    let tokens = SQLTokenizer.tokenize(sql)
+                    if tokens.contains(where: { $0.isKeyword("COLLATE") }) {
+                        error(expression.location, "an index expression of \(table) names a collation, which PostgreSQL spells differently",
+                              hint: "use 'columns: [\"name COLLATE NOCASE\"]' for a column key, which both dialects understand")
+                    } else if Self.hasTopLevelComma(tokens) {
+                        error(expression.location, "an index expression of \(table) lists several keys, which the PostgreSQL dialect does not render",
+                              hint: "index one expression, or use 'columns:' for column keys")
+                    }
+                }
                 if let condition = index["where"], let sql = condition.scalarText {
                     checkPortableSQL(sql, at: condition.location, what: "an index condition of \(table)", booleans: booleans)
                 }
@@ -100,11 +120,37 @@ extension SchemaDecoder {
                 if let check = column.value["check"], let sql = check.scalarText {
                     checkPortableSQL(sql, at: check.location, what: "the CHECK of \(name)", booleans: booleans)
                 }
+                if let collate = column.value["collate"], let collation = collate.scalarText {
+                    checkPostgresCollation(collation, at: collate.location, of: "column \(name)")
+                }
                 if let sql = column.value["default"]?["sql"], let text = sql.scalarText {
                     checkPortableSQL(text, at: sql.location, what: "the default of \(name)", booleans: booleans)
                 }
             }
         }
+    }
+
+    /// Whether `tokens` hold a comma outside parentheses (several index keys).
+    static func hasTopLevelComma(_ tokens: [SQLToken]) -> Bool {
+        var depth = 0
+        for token in tokens {
+            if token.text == "(" { depth += 1 }
+            if token.text == ")" { depth -= 1 }
+            if token.text == ",", depth == 0 { return true }
+        }
+        return false
+    }
+
+    /// Reports a collation PostgreSQL has no equivalent of: `binary` is `"C"` there and `nocase`
+    /// a nondeterministic ICU collation (``PostgresRenderer/nocaseCollation``); `rtrim` and
+    /// the app's own collations have none, and are never dropped silently.
+    mutating func checkPostgresCollation(_ name: String, at location: SourceLocation, of what: String) {
+        guard PostgresRenderer.collationSQL(name) == nil else { return }
+        let rtrim = SQLName.same(name, "rtrim")
+        error(location, "\(what) collates \(name), which PostgreSQL has no equivalent of",
+              hint: rtrim
+                ? "remove postgres from 'dialects', or drop 'collate: rtrim' and trim the text in Swift"
+                : "remove postgres from 'dialects', or use 'collate: nocase' (a case-insensitive ICU collation on PostgreSQL)")
     }
 
     /// The location of the key `key` of a mapping node.

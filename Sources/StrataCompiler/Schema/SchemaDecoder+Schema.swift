@@ -33,7 +33,9 @@ extension SchemaDecoder {
             if let strict = bool(options["strict"], "'strict'") { schema.options.strict = strict }
             if let keys = bool(options["foreignKeys"], "'foreignKeys'") { schema.options.foreignKeys = keys }
             if let node = options["dialects"] { schema.options.dialects = dialects(node) }
+            if let node = options["collations"] { schema.options.collations = declaredCollations(node) }
         }
+        declaredCollations = schema.options.collations
         schema.views = sqlObjects(top["views"], what: "views")
         schema.triggers = sqlObjects(top["triggers"], what: "triggers")
         if let node = top["queries"] { schema.queries = decodeSQLQueries(node) }

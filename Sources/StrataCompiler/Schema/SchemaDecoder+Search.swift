@@ -73,7 +73,7 @@ extension SchemaDecoder {
     /// Why SQLite's FTS5 refuses `tokenizer`, or nil when it takes it.
     static func tokenizerProblem(_ tokenizer: String) -> String? {
         do {
-            let db = try Database.inMemory()
+            let db = try Database.inMemory(configuration: .compilerChecks)
             try db.writeWithoutTransaction { conn in
                 try conn.execute(sql: "CREATE VIRTUAL TABLE strata_tokenizer_check USING fts5(x, tokenize=\(SQLRenderer.quoteLiteral(tokenizer)))")
             }

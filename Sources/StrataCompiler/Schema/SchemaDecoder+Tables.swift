@@ -169,28 +169,47 @@ extension SchemaDecoder {
         let context = "an index of table '\(table.recordName)'"
         guard let fields = mapping(node, allowed: Self.indexKeys, in: context) else { return nil }
         var source = IndexSource(name: fields["name"], whereClause: fields["where"])
+        let unique = bool(fields["unique"], "'unique'") ?? false
+        let whereClause = string(fields["where"], "'where'")
+        if let expressionNode = fields["expression"] {
+            if let columnsNode = fields["columns"] {
+                error(columnsNode.location, "\(context) has both 'columns' and 'expression'", hint: "keep one of them")
+                return nil
+            }
+            guard let expression = string(expressionNode, "'expression'") else { return nil }
+            let name = string(fields["name"], "'name'") ?? Self.expressionIndexName(table: table, expression: expression)
+            var index = Index(name: name, columns: [], isUnique: unique, whereClause: whereClause, location: node.location)
+            index.expression = expression
+            return (index, source)
+        }
         guard let columnsNode = fields["columns"] else {
-            error(node.location, "\(context) has no 'columns'", hint: "add columns: [name]")
+            error(node.location, "\(context) has no 'columns'", hint: "add columns: [name], or expression: \"lower(name)\"")
             return nil
         }
         source.columns = columnsNode.items ?? [columnsNode]
         if source.columns.isEmpty { error(columnsNode.location, "\(context) has no columns") }
         var names: [String] = []
         var sqlNames: [String] = []
+        var keyOptions: [Index.KeyOptions] = []
         for item in source.columns {
-            guard let name = string(item, "an index column") else { continue }
-            guard let column = Self.column(name, in: table) else {
-                error(item.location, "index names unknown column '\(name)'",
-                      hint: Suggestion.hint(for: name, in: table.columns.map(\.name)))
-                sqlNames.append(name)
+            guard let text = string(item, "an index column") else { continue }
+            if let column = Self.column(text, in: table) {
+                names.append(column.name)
+                sqlNames.append(column.sqlName)
+                keyOptions.append(Index.KeyOptions())
+                continue
+            }
+            guard let (column, options) = indexKey(text, at: item.location, table: table) else {
+                sqlNames.append(text)
                 continue
             }
             names.append(column.name)
             sqlNames.append(column.sqlName)
+            keyOptions.append(options)
         }
         let name = string(fields["name"], "'name'") ?? ([table.sqlName] + sqlNames).joined(separator: "_")
-        let unique = bool(fields["unique"], "'unique'") ?? false
-        let whereClause = string(fields["where"], "'where'")
-        return (Index(name: name, columns: names, isUnique: unique, whereClause: whereClause, location: node.location), source)
+        var index = Index(name: name, columns: names, isUnique: unique, whereClause: whereClause, location: node.location)
+        if keyOptions.contains(where: { $0 != Index.KeyOptions() }) { index.keyOptions = keyOptions }
+        return (index, source)
     }
 }

@@ -20,6 +20,7 @@ struct ColumnSource {
     var onDelete: YAMLNode?
     var onUpdate: YAMLNode?
     var renamedFrom: YAMLNode?
+    var collate: YAMLNode?
 }
 
 struct IndexSource {
@@ -40,7 +41,7 @@ struct QuerySource {
 /// language. Checks that need the whole table or schema live in `SchemaDecoder+Validation`.
 struct SchemaDecoder {
     static let topLevelKeys = ["database", "options", "tables", "queries", "views", "triggers"]
-    static let optionKeys = ["strict", "foreignKeys", "dialects"]
+    static let optionKeys = ["strict", "foreignKeys", "dialects", "collations"]
     static let tableKeys = [
         "table", "columns", "primaryKey", "indexes", "queries", "renamedFrom", "doc", "strict", "withoutRowid", "checks", "unique", "search",
         "expires",
@@ -49,8 +50,9 @@ struct SchemaDecoder {
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
         "column", "renamedFrom", "swiftType", "values", "doc", "sqlType",
+        "collate",
     ]
-    static let indexKeys = ["columns", "name", "unique", "where"]
+    static let indexKeys = ["columns", "expression", "name", "unique", "where"]
     static let queryKeys = ["where", "orderBy", "limit", "returns", "params", "doc"]
     /// Common spellings of other languages, mapped to the schema language's types.
     static let typeSynonyms = [
@@ -71,6 +73,8 @@ struct SchemaDecoder {
     /// The in-memory database validation checked the DDL and queries in (nil before
     /// `validate`, or when SQLite could not open one); later stages reuse it.
     var sqlite: SQLiteChecker?
+    /// `options: { collations: }`: the collations the app registers (decoded before the tables).
+    var declaredCollations: [String] = []
 
     init(file: String) {
         self.file = file

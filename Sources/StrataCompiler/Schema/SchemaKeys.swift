@@ -3,7 +3,7 @@
 /// cannot drift apart.
 ///
 /// ```swift
-/// SchemaKeys.accepted["tables.*.indexes[]"]   // ["columns", "name", "unique", "where"]
+/// SchemaKeys.accepted["tables.*.indexes[]"]   // ["columns", "expression", "name", "unique", "where"]
 /// ```
 public enum SchemaKeys {
     /// Key lists by location: `""` is the file itself, `a.b` a mapping under a fixed key, `*` any

@@ -2,13 +2,14 @@
 --   create table product
 --   create table price_change
 --   create index product_active_price (on product (price) where discontinued = 0)
+--   create index product_lower_name (on product ((lower(name))))
 --   create index product_sku (unique on product (sku))
---   create trigger product_price_log
 --   create view active_product
+--   create trigger product_price_log
 
 CREATE TABLE "product" (
   "id" INTEGER PRIMARY KEY NOT NULL,
-  "name" TEXT NOT NULL,
+  "name" TEXT NOT NULL COLLATE NOCASE,
   "sku" TEXT NOT NULL,
   "price" REAL NOT NULL CHECK (price >= 0),
   "discontinued" INTEGER NOT NULL DEFAULT 0,
@@ -25,6 +26,8 @@ CREATE TABLE "price_change" (
 );
 
 CREATE INDEX "product_active_price" ON "product" ("price") WHERE discontinued = 0;
+
+CREATE INDEX "product_lower_name" ON "product" (lower(name));
 
 CREATE UNIQUE INDEX "product_sku" ON "product" ("sku");
 
