@@ -52,6 +52,8 @@ struct AdoptedColumn: Hashable, Sendable {
     var onDelete: String?
     var onUpdate: String?
     var sqlType: String?
+    /// `dateFormat:` of a date column whose values are not Strata's text.
+    var dateFormat: String?
     /// Comment lines written above the column.
     var comments: [String] = []
     /// What introspect read, for choices that need more than one column (not written).

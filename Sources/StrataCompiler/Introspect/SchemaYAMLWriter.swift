@@ -98,6 +98,7 @@ enum SchemaYAMLWriter {
         if let action = column.onDelete { fields.append("onDelete: \(action)") }
         if let action = column.onUpdate { fields.append("onUpdate: \(action)") }
         if let sqlType = column.sqlType { fields.append("sqlType: \(scalar(sqlType, forceQuotes: true))") }
+        if let format = column.dateFormat { fields.append("dateFormat: \(format)") }
         if fields.isEmpty { return type }
         return "{ type: \(type), \(fields.joined(separator: ", ")) }"
     }

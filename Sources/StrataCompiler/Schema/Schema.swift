@@ -1,3 +1,5 @@
+import Strata
+
 /// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
 /// Swift rendering, introspection and diff) works on.
 public struct Schema: Hashable, Sendable {
@@ -207,6 +209,13 @@ public struct Column: Hashable, Sendable {
     /// database's `VARCHAR(255)`, `DATETIME` …). With it Strata adds no CHECK of its own for
     /// `bool` columns: the column is declared exactly as the database has it.
     public var sqlType: String?
+    /// `dateFormat:` of a `date` column when it is not the default text (`iso8601`): how the
+    /// column stores its instants. Nil for every other column and for the default.
+    public var dateFormat: DateStorage?
+
+    /// The SQLite type the column's values take: the date format's for a date column with
+    /// `dateFormat:`, else the type's own.
+    public var storageSQLType: String { dateFormat?.sqlType ?? type.sqlType }
 
     /// Creates a column.
     public init(
@@ -406,6 +415,9 @@ public struct Query: Hashable, Sendable {
         public var type: ColumnType
         /// Whether `nil` may be passed.
         public var isOptional: Bool
+        /// The `dateFormat:` of the date column the parameter is compared with, when it is not
+        /// the default: the generated code binds the date in that format.
+        public var dateFormat: DateStorage?
 
         /// Creates a parameter.
         public init(name: String, type: ColumnType, isOptional: Bool = false) {

@@ -48,7 +48,7 @@ struct SchemaDecoder {
     static let searchKeys = ["columns", "tokenizer"]
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
-        "column", "renamedFrom", "swiftType", "values", "doc", "sqlType",
+        "column", "renamedFrom", "swiftType", "values", "doc", "sqlType", "dateFormat",
     ]
     static let indexKeys = ["columns", "name", "unique", "where"]
     static let queryKeys = ["where", "orderBy", "limit", "returns", "params", "doc"]
