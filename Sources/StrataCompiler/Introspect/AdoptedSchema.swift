@@ -56,6 +56,8 @@ struct AdoptedColumn: Hashable, Sendable {
     var sqlType: String?
     /// `collate:` (a built-in collation lower-cased).
     var collation: String?
+    /// `dateFormat:` of a date column whose values are not Strata's text.
+    var dateFormat: String?
     /// Comment lines written above the column.
     var comments: [String] = []
     /// What introspect read, for choices that need more than one column (not written).

@@ -176,13 +176,11 @@ public enum DatabaseAdopter {
             adoptedColumn.isOptional = !column.isNotNull
             var choice = TypeChoice.choose(declared: column.type, census: census[SQLName.fold(column.name)])
             if isCoreData, choice.keyword == "date" {
-                // Strata's `date` reads a number as seconds since 1970: these would read 31 years early.
-                choice = TypeChoice(
-                    keyword: "double",
-                    warning:
-                        "declared \(column.type) in a Core Data store (it has Z_PRIMARYKEY and Z_METADATA), whose dates are seconds since 2001-01-01; typed double (the seconds as stored) so that no date reads 31 years early: Date(timeIntervalSinceReferenceDate:) turns them into dates")
+                // A Core Data store (Z_PRIMARYKEY and Z_METADATA) keeps dates as seconds since 2001-01-01.
+                choice = TypeChoice(keyword: "date", dateFormat: .referenceDate)
             }
             adoptedColumn.type = choice.keyword
+            adoptedColumn.dateFormat = choice.dateFormat?.rawValue
             adoptedColumn.declaredType = column.type
             adoptedColumn.census = census[SQLName.fold(column.name)] ?? ColumnCensus()
             if column.normalizedDefault != nil { adoptedColumn.defaultSQL = column.defaultSQL }
@@ -190,7 +188,7 @@ public enum DatabaseAdopter {
                 warnings.append("\(table.name).\(column.name): \(warning)")
                 adoptedColumn.comments.append(warning)
             }
-            let rendered = ColumnType.sqlType(ofKeyword: choice.keyword)
+            let rendered = choice.dateFormat?.sqlType ?? ColumnType.sqlType(ofKeyword: choice.keyword)
             if column.type != rendered { adoptedColumn.sqlType = column.type }
             if let defaultSQL = column.defaultSQL, column.normalizedDefault != nil {
                 adoptedColumn.defaultYAML = defaultYAML(defaultSQL, keyword: choice.keyword)
@@ -211,6 +209,14 @@ public enum DatabaseAdopter {
             // `default: now` is a date's.
             if adoptedColumn.type == "text", column.type.uppercased() == "TEXT", adoptedColumn.defaultSQL.map(StrataTypes.isNowDefault) == true {
                 adoptedColumn.type = "date"
+                adoptedColumn.defaultYAML = "now"
+            }
+            // `default: now` of a date stored as a number (`dateFormat:`), in its column type.
+            if adoptedColumn.type == "int" || adoptedColumn.type == "double", let sql = adoptedColumn.defaultSQL,
+                let format = StrataTypes.nowDefaultFormat(sql), column.type.uppercased() == format.sqlType
+            {
+                adoptedColumn.type = "date"
+                adoptedColumn.dateFormat = format.rawValue
                 adoptedColumn.defaultYAML = "now"
             }
             if let first = checks.first {

@@ -104,6 +104,7 @@ enum SchemaYAMLWriter {
         if let action = column.onUpdate { fields.append("onUpdate: \(action)") }
         if let sqlType = column.sqlType { fields.append("sqlType: \(scalar(sqlType, forceQuotes: true))") }
         if let collation = column.collation { fields.append("collate: \(scalar(collation))") }
+        if let format = column.dateFormat { fields.append("dateFormat: \(format)") }
         if fields.isEmpty { return type }
         return "{ type: \(type), \(fields.joined(separator: ", ")) }"
     }

@@ -1,3 +1,4 @@
+import Strata
 /// What Strata's own DDL leaves in a database, read back as the schema types that wrote it, so
 /// that introspecting a database Strata's migrations created gives back the schema's types:
 /// `bool` and `enum` from the CHECK the DDL adds to them, `date` from the SQL of
@@ -52,6 +53,17 @@ enum StrataTypes {
         var tokens = SQLTokenizer.tokenize(sql).map(\.canonical)
         while tokens.first == "(", tokens.last == ")" { tokens = Array(tokens.dropFirst().dropLast()) }
         return tokens == SQLTokenizer.tokenize("strftime('%Y-%m-%d %H:%M:%f', 'now')").map(\.canonical)
+    }
+
+    /// The numeric date format whose `default: now` expression `sql` is (``DateStorage/nowSQL``).
+    static func nowDefaultFormat(_ sql: String) -> DateStorage? {
+        func canonical(_ text: String) -> [String] {
+            var tokens = SQLTokenizer.tokenize(text).map(\.canonical)
+            while tokens.first == "(", tokens.last == ")" { tokens = Array(tokens.dropFirst().dropLast()) }
+            return tokens
+        }
+        let tokens = canonical(sql)
+        return DateStorage.allCases.first { $0 != .iso8601 && canonical($0.nowSQL) == tokens }
     }
 
     /// Turns the `expiresAt` column and its `<table>_expiresAt` index that `expires: true` adds

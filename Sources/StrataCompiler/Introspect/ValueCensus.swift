@@ -107,6 +107,8 @@ enum ValueCensus {
 struct TypeChoice: Hashable, Sendable {
     var keyword: String
     var warning: String?
+    /// For a `date`: the `dateFormat:` its values are stored in, when not Strata's text.
+    var dateFormat: DateStorage? = nil
 
     /// The type the declared type alone suggests (`declared` is upper-cased).
     static func tentative(declared: String) -> String {
@@ -126,9 +128,9 @@ struct TypeChoice: Hashable, Sendable {
     /// numbers (2,400,000 … 2,600,000: years 1858–2406; as Unix seconds, late January 1970) or
     /// milliseconds since 1970 (more than 10^11: as seconds, after the year 5138). nil when they
     /// read as Unix seconds.
-    static func numericDateGuess(_ range: ClosedRange<Double>) -> String? {
-        if range.lowerBound >= 2_400_000 && range.upperBound <= 2_600_000 { return "Julian day numbers" }
-        if range.lowerBound > 100_000_000_000 { return "milliseconds since 1970" }
+    static func numericDateGuess(_ range: ClosedRange<Double>) -> DateStorage? {
+        if range.lowerBound >= 2_400_000 && range.upperBound <= 2_600_000 { return .julianDay }
+        if range.lowerBound > 100_000_000_000 { return .unixMilliseconds }
         return nil
     }
 
@@ -147,13 +149,16 @@ struct TypeChoice: Hashable, Sendable {
             if census.unreadableCount == 0 { return TypeChoice(keyword: "bool") }
             return fallback("holds \(census.unreadableCount) value(s) that are not 0 or 1 (\(examples))")
         case "date", "uuid":
-            if tentative == "date", census.unreadableCount == 0, let range = census.numberRange, let other = numericDateGuess(range) {
-                // Strata reads a number in a date column as Unix seconds: these would read wrong.
+            if tentative == "date", census.unreadableCount == 0, let range = census.numberRange, let format = numericDateGuess(range) {
+                // Every number is in the format's range (Julian days, Unix milliseconds): the
+                // census settles the format, read as Unix seconds they would read wrong.
+                if census.texts == 0 { return TypeChoice(keyword: "date", dateFormat: format) }
+                // Numbers of one format beside text dates: a column's dates have one format.
                 let shownRange = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) … \(range.upperBound)"
                 return TypeChoice(
                     keyword: "double",
                     warning:
-                        "declared \(shown) and holds numbers (\(shownRange)) that look like \(other), not the Unix seconds Strata reads a number in a date column as; typed double (the numbers as stored) so that no date reads wrong")
+                        "declared \(shown) and holds numbers (\(shownRange)) that look like \(format == .julianDay ? "Julian day numbers" : "milliseconds since 1970") beside \(census.texts) text value(s); typed double (the values as stored) so that no date reads wrong: convert the column to one format, then declare it 'type: date' with its 'dateFormat:'")
             }
             if census.unreadableCount == 0 { return TypeChoice(keyword: tentative) }
             return fallback("holds \(census.unreadableCount) value(s) Strata cannot read as \(tentative == "date" ? "dates" : "UUIDs") (\(examples))")

@@ -304,11 +304,18 @@ private struct Analysis {
                       hint: "use two parameters, or declare its type in 'params:'")
                 continue
             }
-            parameters.append(TypedQuery.Parameter(
-                name: name, label: label,
-                valueType: TypedQuery.ValueType(type: first.base, enumOwner: Self.hasOwner(first.base) ? first.owner : nil,
-                                                isOptional: uses.contains { $0.optional }),
-                isList: false))
+            var valueType = TypedQuery.ValueType(type: first.base, enumOwner: Self.hasOwner(first.base) ? first.owner : nil,
+                                                 isOptional: uses.contains { $0.optional })
+            if first.base == .date {
+                if let other = uses.first(where: { $0.dateFormat != first.dateFormat }) {
+                    error(at: tokens[other.token].range.lowerBound,
+                          "parameter ':\(name)' is compared with dates stored as \(first.dateFormat?.rawValue ?? "iso8601") and as \(other.dateFormat?.rawValue ?? "iso8601")",
+                          hint: "use two parameters")
+                    continue
+                }
+                valueType.dateFormat = first.dateFormat
+            }
+            parameters.append(TypedQuery.Parameter(name: name, label: label, valueType: valueType, isList: false))
         }
         return parameters
     }
@@ -426,7 +433,9 @@ private struct Analysis {
             if let override = overrides[index] {
                 valueType = TypedQuery.ValueType(type: override.type, isOptional: override.isOptional)
             } else if let fact, let base = fact.type.base {
-                valueType = TypedQuery.ValueType(type: base, enumOwner: Self.hasOwner(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
+                var typed = TypedQuery.ValueType(type: base, enumOwner: Self.hasOwner(base) ? fact.type.owner : nil, isOptional: fact.type.optional)
+                if base == .date { typed.dateFormat = fact.type.dateFormat }
+                valueType = typed
             } else {
                 let reason = fact?.type.untyped ?? "the analysis cannot follow this statement's result columns"
                 let declared = SwiftNames.isValidSwiftIdentifier(name) ? name : "name"

@@ -1,3 +1,4 @@
+import Strata
 /// The structural pass of the query analysis: a small walk over the tokenized statement that
 /// decides what SQLite's metadata does not say — the type and nullability of each result
 /// expression (outer joins, aggregates, CASE, COALESCE, CAST, arithmetic, subqueries, UNION,
@@ -44,6 +45,8 @@ struct QueryTyper {
         var aggregate = false
         /// The table column it reads directly: (table SQL name, column SQL name).
         var origin: (table: String, column: String)?
+        /// The `dateFormat:` of the date column it reads, when not the default.
+        var dateFormat: DateStorage?
 
         static func of(_ base: ColumnType, optional: Bool, owner: String? = nil) -> ExprType {
             ExprType(base: base, owner: owner, optional: optional)
@@ -100,6 +103,8 @@ struct QueryTyper {
         var owner: String?
         var optional: Bool
         var token: Int
+        /// The date format of the column it is compared with (nil: the default text).
+        var dateFormat: DateStorage? = nil
     }
 
     /// What the pass found.
@@ -200,7 +205,7 @@ struct QueryTyper {
     mutating func use(_ parameter: String?, _ token: Int?, as type: ExprType, optional: Bool? = nil) {
         guard let parameter, let token, let base = type.base else { return }
         result.uses[parameter, default: []].append(
-            Use(base: base, owner: type.owner, optional: optional ?? false, token: token))
+            Use(base: base, owner: type.owner, optional: optional ?? false, token: token, dateFormat: base == .date ? type.dateFormat : nil))
     }
 
     // MARK: - Statements
@@ -649,7 +654,7 @@ struct QueryTyper {
             } else if let table = schema.tables.first(where: { $0.sqlName.lowercased() == resolved.lowercased() }) {
                 source.columns = table.columns.map { column in
                     (column.sqlName, ExprType(base: column.type, owner: table.recordName, optional: column.isOptional,
-                                              origin: (table.sqlName, column.sqlName)))
+                                              origin: (table.sqlName, column.sqlName), dateFormat: column.dateFormat))
                 }
             }
         }
@@ -689,7 +694,7 @@ struct QueryTyper {
     static func columns(of table: Table) -> [(name: String, type: ExprType)] {
         table.columns.map { column in
             (column.sqlName, ExprType(base: column.type, owner: table.recordName, optional: column.isOptional,
-                                      origin: (table.sqlName, column.sqlName)))
+                                      origin: (table.sqlName, column.sqlName), dateFormat: column.dateFormat))
         }
     }
 

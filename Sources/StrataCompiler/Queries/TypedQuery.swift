@@ -1,3 +1,4 @@
+import Strata
 /// The result of the query analysis for one top-level query: what the generated method takes
 /// and returns. Built by ``QueryAnalyzer`` from a ``SQLQuery`` and the ``Schema``; rendered by
 /// the Swift renderer.
@@ -11,6 +12,8 @@ public struct TypedQuery: Hashable, Sendable {
         public var enumOwner: String?
         /// Whether the value may be NULL.
         public var isOptional: Bool
+        /// For a date read from or compared with a `dateFormat:` column: that format.
+        public var dateFormat: DateStorage?
 
         /// Creates a value type.
         public init(type: ColumnType, enumOwner: String? = nil, isOptional: Bool = false) {

@@ -32,10 +32,24 @@ public enum SQLRenderer {
         }
     }
 
+    /// The SQL expression `value` renders to as the default of `column`: for a date column with
+    /// `dateFormat:`, `now` and a date literal in that format (`(unixepoch())`, `1700000000`).
+    public static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
+        guard let storage = column.dateFormat else { return defaultSQL(value) }
+        switch value {
+        case .now: return storage.nowSQL
+        case .text(let text):
+            guard let date = DateFormat.date(from: text) else { return defaultSQL(value) }
+            let number = storage.number(for: date)
+            return storage.isInteger ? String(Int64(number)) : "\(number)"
+        default: return defaultSQL(value)
+        }
+    }
+
     /// The column definition inside `CREATE TABLE`.
     public static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
         var parts = [quoteIdentifier(column.sqlName)]
-        let sqlType = column.sqlType ?? column.type.sqlType
+        let sqlType = column.sqlType ?? column.storageSQLType
         if !sqlType.isEmpty { parts.append(sqlType) }
         let singleKey = table.primaryKey.count == 1 && table.primaryKey.first == column.name
         if singleKey {
@@ -45,7 +59,7 @@ public enum SQLRenderer {
         if column.isUnique && !singleKey { parts.append("UNIQUE") }
         if let collation = column.collation { parts.append("COLLATE " + Collation.sql(collation)) }
         if let value = column.defaultValue, checks || !Self.isExpression(value) {
-            parts.append("DEFAULT " + defaultSQL(value))
+            parts.append("DEFAULT " + defaultSQL(value, for: column))
         }
         if checks {
             let name = quoteIdentifier(column.sqlName)

@@ -219,6 +219,14 @@ public struct Column: Hashable, Sendable {
     /// Rendered `COLLATE NOCASE` in DDL and kept by every migration, table rebuilds included.
     public var collation: String?
 
+    /// `dateFormat:` of a `date` column when it is not the default text (`iso8601`): how the
+    /// column stores its instants. Nil for every other column and for the default.
+    public var dateFormat: DateStorage?
+
+    /// The SQLite type the column's values take: the date format's for a date column with
+    /// `dateFormat:`, else the type's own.
+    public var storageSQLType: String { dateFormat?.sqlType ?? type.sqlType }
+
     /// Creates a column.
     public init(
         name: String, sqlName: String? = nil, type: ColumnType, isOptional: Bool = false,
@@ -461,6 +469,9 @@ public struct Query: Hashable, Sendable {
         public var type: ColumnType
         /// Whether `nil` may be passed.
         public var isOptional: Bool
+        /// The `dateFormat:` of the date column the parameter is compared with, when it is not
+        /// the default: the generated code binds the date in that format.
+        public var dateFormat: DateStorage?
 
         /// Creates a parameter.
         public init(name: String, type: ColumnType, isOptional: Bool = false) {

@@ -1,3 +1,5 @@
+import Strata
+
 // Columns: type, key, constraints, references and their actions.
 extension SchemaDecoder {
     mutating func decodeColumn(key: YAMLNode, value: YAMLNode, table: String) -> (Column, ColumnSource) {
@@ -142,6 +144,20 @@ extension SchemaDecoder {
         }
         if keyword != nil && keyword != "enum" && keyword != "json", let node = fields["swiftType"] {
             error(node.location, "'swiftType' applies only to json and enum columns")
+        }
+        if let node = fields["dateFormat"] {
+            let all = DateStorage.allCases.map(\.rawValue)
+            if let text = node.string, let storage = DateStorage(rawValue: text) {
+                if keyword != nil && keyword != "date" {
+                    error(node.location, "'dateFormat' applies only to date columns, \(context) is \(keyword ?? "")",
+                          hint: "remove 'dateFormat', or declare the column 'type: date'")
+                } else if storage != .iso8601 {
+                    column.dateFormat = storage
+                }
+            } else {
+                error(node.location, "'dateFormat' must be one of \(all.joined(separator: ", ")), found \(node.kindDescription)",
+                      hint: node.string.flatMap { Suggestion.hint(for: $0, in: all) } ?? "use iso8601 (the default) unless another tool writes the column")
+            }
         }
 
         let typeIsComplete = keyword != "json" || fields["swiftType"] != nil

@@ -156,7 +156,7 @@ extension SchemaDecoder {
             // (`INTEGER PRIMARY KEY` is the rowid, never NULL.)
             let column = table.columns[index]
             let legacyNullable = !table.isWithoutRowid && table.strict != true && table.primaryKey.count == 1
-                && (column.sqlType ?? column.type.sqlType).uppercased() != "INTEGER"
+                && (column.sqlType ?? column.storageSQLType).uppercased() != "INTEGER"
             if table.columns[index].isOptional && !legacyNullable {
                 error(source.columns[index].keyLocation, "primary key column '\(name)' cannot be optional")
             }

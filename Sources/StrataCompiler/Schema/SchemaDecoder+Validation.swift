@@ -1,3 +1,5 @@
+import Strata
+
 /// Checks that need more than one table: names across the schema, foreign keys, query
 /// parameters, and what SQLite itself says about the DDL and the queries.
 extension SchemaDecoder {
@@ -224,7 +226,16 @@ extension SchemaDecoder {
                                    "parameter ':\(name)' is compared with columns of different types (\(first.type.keyword) and \(other.type.keyword))",
                                    hint: "use two parameters, or declare its type in 'params'")
                     }
-                    parameters.append(Query.Parameter(name: name, type: first.type, isOptional: inferences.contains { $0.isOptional }))
+                    // A date compared with a `dateFormat:` column is bound in that column's format.
+                    let formats = inferences.map { $0.column.flatMap { table.column(named: $0)?.dateFormat } }
+                    if first.type == .date, let other = formats.first(where: { $0 != formats[0] }) {
+                        tableError(tableIndex, whereLocation,
+                                   "parameter ':\(name)' is compared with date columns of different date formats (\(formats[0]?.rawValue ?? "iso8601") and \(other?.rawValue ?? "iso8601"))",
+                                   hint: "use one parameter per column")
+                    }
+                    var parameter = Query.Parameter(name: name, type: first.type, isOptional: inferences.contains { $0.isOptional })
+                    if first.type == .date { parameter.dateFormat = formats[0] }
+                    parameters.append(parameter)
                 }
                 for declared in source.params where !names.contains(declared.key.scalarText ?? "") {
                     tableError(tableIndex, declared.key.location, "parameter '\(declared.key.scalarText ?? "")' does not appear in the query",

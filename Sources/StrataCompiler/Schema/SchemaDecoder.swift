@@ -50,7 +50,7 @@ struct SchemaDecoder {
     static let columnKeys = [
         "type", "optional", "primaryKey", "unique", "default", "check", "references", "onDelete", "onUpdate",
         "column", "renamedFrom", "swiftType", "values", "doc", "sqlType",
-        "collate",
+        "collate", "dateFormat",
     ]
     static let indexKeys = ["columns", "expression", "name", "unique", "where"]
     static let queryKeys = ["where", "orderBy", "limit", "returns", "params", "doc"]

@@ -1,3 +1,5 @@
+import Strata
+
 extension SwiftRenderer {
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
@@ -215,7 +217,8 @@ extension SwiftRenderer {
     func roundDates(_ table: Table, _ out: inout SwiftWriter) {
         for column in table.columns where column.type == .date {
             let member = "stored.\(column.swiftName)"
-            out.line(column.isOptional ? "\(member) = \(member).map(DateFormat.rounded)" : "\(member) = DateFormat.rounded(\(member))")
+            let rounding = column.dateFormat.map { "DateStorage.\($0.rawValue).rounded" } ?? "DateFormat.rounded"
+            out.line(column.isOptional ? "\(member) = \(member).map(\(rounding))" : "\(member) = \(rounding)(\(member))")
         }
     }
 
@@ -255,7 +258,12 @@ extension SwiftRenderer {
             case .bool: (call, throwing) = ("statement.bool(at: \(index))", false)
             case .text: (call, throwing) = ("statement.string(at: \(index))", false)
             case .blob: (call, throwing) = ("statement.data(at: \(index))", false)
-            case .date: call = "statement.date(at: \(index), \(names))"
+            case .date:
+                if let storage = column.dateFormat {
+                    call = "statement.date(at: \(index), storage: .\(storage.rawValue), \(names))"
+                } else {
+                    call = "statement.date(at: \(index), \(names))"
+                }
             case .uuid: call = "statement.uuid(at: \(index), \(names))"
             case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
             case .json: call = "statement.json(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
@@ -277,13 +285,15 @@ extension SwiftRenderer {
 
     func bindLines(_ columns: [Column], table: Table, value: (Column) -> String, first: Int, _ out: inout SwiftWriter) {
         for (offset, column) in columns.enumerated() {
-            out.line(bindStatement(type: column.type, isOptional: column.isOptional, value: value(column), index: first + offset))
+            out.line(bindStatement(type: column.type, isOptional: column.isOptional, value: value(column), index: first + offset, dateFormat: column.dateFormat))
         }
     }
 
     /// One line binding `value` of a schema type at parameter `index`.
-    func bindStatement(type: ColumnType, isOptional: Bool, value: String, index: Int) -> String {
+    func bindStatement(type: ColumnType, isOptional: Bool, value: String, index: Int, dateFormat: DateStorage? = nil) -> String {
         switch type {
+        case .date where dateFormat != nil:
+            return "try statement.bind(\(value), storage: .\(dateFormat?.rawValue ?? ""), at: \(index))"
         case .enumeration:
             return "try statement.bind(\(value)\(isOptional ? "?" : "").rawValue, at: \(index))"
         case .json:
@@ -338,7 +348,7 @@ extension SwiftRenderer {
                     if index == nowIndex { out.line(bindNow) }
                     index += 1
                 }
-                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: index))
+                out.line(bindStatement(type: parameter.type, isOptional: parameter.isOptional, value: names.reference, index: index, dateFormat: parameter.dateFormat))
             }
             if let nowIndex, let bindNow, nowIndex > parameters.count { out.line(bindNow) }
             switch query.returns {
@@ -367,7 +377,7 @@ extension SwiftRenderer {
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
                 out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
-                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1, dateFormat: navigation.boundColumn.dateFormat))
                 if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
             }
@@ -376,7 +386,7 @@ extension SwiftRenderer {
             out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
                 out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
                 out.line("defer { statement.reset() }")
-                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1))
+                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1, dateFormat: navigation.boundColumn.dateFormat))
                 if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
                 out.line("var records: [\(target)] = []")
                 out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")

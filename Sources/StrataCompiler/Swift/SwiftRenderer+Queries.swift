@@ -220,7 +220,7 @@ extension SwiftRenderer {
             var number = 1
             for (index, parameter) in query.parameters.enumerated() where !parameter.isList {
                 out.line(bindStatement(type: parameter.valueType.type, isOptional: parameter.valueType.isOptional,
-                                       value: names[index].reference, index: number))
+                                       value: names[index].reference, index: number, dateFormat: parameter.valueType.dateFormat))
                 number += 1
             }
             let lists = query.parameters.enumerated().filter { $0.element.isList }
@@ -228,7 +228,7 @@ extension SwiftRenderer {
                 out.line("var stored: Int32 = \(number)")
                 for list in lists {
                     out.block("for value in \(names[list.offset].reference)") { out in
-                        out.line(bindStatement(type: list.element.valueType.type, isOptional: false, value: "value", index: 0)
+                        out.line(bindStatement(type: list.element.valueType.type, isOptional: false, value: "value", index: 0, dateFormat: list.element.valueType.dateFormat)
                             .replacingOccurrences(of: "at: 0)", with: "at: stored)"))
                         out.line("stored += 1")
                     }
@@ -270,8 +270,9 @@ extension SwiftRenderer {
     func readValue(_ query: TypedQuery, _ index: Int) -> String {
         let column = query.columns[index]
         let type = column.valueType
-        let read = readExpression(Column(name: column.propertyName, type: type.type, isOptional: type.isOptional),
-                                  at: index, table: typeScope(type))
+        var readColumn = Column(name: column.propertyName, type: type.type, isOptional: type.isOptional)
+        readColumn.dateFormat = type.dateFormat
+        let read = readExpression(readColumn, at: index, table: typeScope(type))
         if type.isOptional { return query.shape == .rows ? read : "(\(read))" }
         let check = "statement.checkedNotNull(at: \(index), query: \(SwiftNames.stringLiteral(query.name)), column: \(SwiftNames.stringLiteral(column.name)))"
         let checked = read.replacingOccurrences(of: "statement.", with: "\(check).", options: [], range: read.range(of: "statement."))

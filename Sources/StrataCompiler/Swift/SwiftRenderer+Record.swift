@@ -75,7 +75,7 @@ extension SwiftRenderer {
 
     /// `TEXT NOT NULL, primary key` and the like, for member docs.
     func columnSummary(_ column: Column, in table: Table) -> String {
-        var parts = [column.type.sqlType + (column.isOptional ? "" : " NOT NULL")]
+        var parts = [column.storageSQLType + (column.isOptional ? "" : " NOT NULL")]
         if table.primaryKey.contains(column.name) { parts.append(column.primaryKey == .autoincrement ? "primary key, assigned by SQLite" : "primary key") }
         if column.isUnique { parts.append("unique") }
         if let reference = column.references { parts.append("references \(reference.table).\(reference.column)") }

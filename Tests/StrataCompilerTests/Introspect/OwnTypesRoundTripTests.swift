@@ -27,6 +27,10 @@ import Testing
         case .text: "text"
         case .blob: "blob"
         case .enumeration: "enum"
+        // A date stored as a number reads back as its number type, but with `default: now` as
+        // the date it is (the default names the format).
+        case .date where column.dateFormat != nil:
+            column.defaultValue == .now ? "date" : column.dateFormat?.isInteger == true ? "int" : "double"
         case .date: column.defaultValue == .now || column.name == Expiry.columnName ? "date" : "text"
         case .uuid, .json: "text"
         }
@@ -84,6 +88,9 @@ import Testing
                 let context = "\(URL(fileURLWithPath: schemaPath).lastPathComponent): \(table.sqlName).\(column.sqlName)"
                 #expect(Self.keyword(came.type) == Self.expectedKeyword(column), "\(context): \(came.type) for \(column.type)")
                 #expect(came.isOptional == column.isOptional, "\(context): optional")
+                if column.dateFormat != nil, column.defaultValue == .now {
+                    #expect(came.dateFormat == column.dateFormat, "\(context): dateFormat")
+                }
                 #expect(came.sqlType == nil, "\(context): no sqlType for a type Strata rendered")
                 if case .enumeration(_, let values) = column.type, case .enumeration(_, let cameValues) = came.type {
                     #expect(cameValues == values, "\(context): enum values")

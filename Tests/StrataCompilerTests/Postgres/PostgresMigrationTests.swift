@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 @testable import StrataCompiler
 
@@ -166,10 +167,11 @@ import Testing
         let workspace = try MigrationWorkspace()
         try workspace.writeSchema(PostgresMigrationTests.v1)
         _ = try cli.strata("migration", "new", "Shop.schema.yml", "--name", "initial", in: workspace.url)
-        let sqliteOnly = try cli.strata("migrate", "Shop.schema.yml", "--url", "postgres://app@127.0.0.1:1/shop", in: workspace.url)
+        // The command with PostgreSQL support (the plain `strata` refuses every --url, tested in StrataCLIFailureTests).
+        let sqliteOnly = try StrataExecutable.run(["migrate", "Shop.schema.yml", "--url", "postgres://app@127.0.0.1:1/shop"], in: workspace.url, postgres: true)
         #expect(sqliteOnly.status == 1)
         #expect(sqliteOnly.stderr.contains("does not list postgres in 'options: { dialects: }'"))
-        let both = try cli.strata("status", "Shop.schema.yml", "--database", "a.sqlite", "--url", "postgres://x@127.0.0.1:1/y", in: workspace.url)
+        let both = try StrataExecutable.run(["status", "Shop.schema.yml", "--database", "a.sqlite", "--url", "postgres://x@127.0.0.1:1/y"], in: workspace.url, postgres: true)
         #expect(both.status != 0)
         #expect(both.stderr.contains("pass exactly one of --database <file> and --url postgres://…"))
     }
