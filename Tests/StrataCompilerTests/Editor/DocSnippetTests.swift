@@ -130,7 +130,8 @@ import Testing
             #expect(snippet.notCompiled?.isEmpty == false, "\(snippet.file):\(snippet.line): `not compiled` needs a reason")
         }
         #expect(snippets.filter { $0.notCompiled == nil }.count >= 12)
-        #expect(snippets.filter { $0.notCompiled != nil }.count <= 10, "mark fragments sparingly")
+        // 11 since dateFormat: (docs/SchemaReference.md's Event example uses a table of no bundled schema).
+        #expect(snippets.filter { $0.notCompiled != nil }.count <= 11, "mark fragments sparingly")
     }
 
     /// The target name of a page: `Docs` + its file name, letters and digits only.
