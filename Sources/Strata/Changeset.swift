@@ -167,18 +167,59 @@ public struct Changeset: Sendable, Hashable {
 
     /// Walks the changes of `data`, throwing when it is malformed.
     static func iterate<T>(_ data: Data, _ each: (Change) -> T) throws -> [T] {
-        guard !data.isEmpty else { return [] }
+        var results: [T] = []
+        try walk(data) { row in results.append(each(Change(table: row.table, operation: row.operation))) }
+        return results
+    }
+
+    /// One row change during ``walk(_:_:)``: its table and operation, and its values, read from
+    /// SQLite's iterator (valid only during the call).
+    struct Row {
+        /// The changeset iterator, positioned on this change.
+        let iterator: OpaquePointer
+        /// The table of the changed row.
+        let table: String
+        /// What was done to the row.
+        let operation: Operation
+        /// The number of columns of the table as recorded.
+        let columnCount: Int32
+
+        /// The indexes of the table's primary key columns, as the changeset recorded them.
+        func primaryKeyColumns() throws -> [Int32] {
+            var flags: UnsafeMutablePointer<UInt8>?
+            var count: Int32 = 0
+            let code = sqlite3changeset_pk(iterator, &flags, &count)
+            guard code == SQLITE_OK, let flags else { throw StrataError(sqliteCode: code, db: nil) }
+            return (0..<count).filter { flags[Int($0)] != 0 }
+        }
+
+        /// The values of `columns` that identify the row: the new ones of an insert, the old
+        /// ones of an update or delete (a key column an update leaves alone is in its old values).
+        func keyValues(_ columns: [Int32]) -> [DatabaseValue] {
+            columns.filter { $0 < columnCount }.map { column in
+                var value: OpaquePointer?
+                let read = operation == .insert ? sqlite3changeset_new(iterator, column, &value) : sqlite3changeset_old(iterator, column, &value)
+                return read == SQLITE_OK ? DatabaseValue(sqliteValue: value) : .null
+            }
+        }
+    }
+
+    /// Walks the row changes of `data` in order, throwing when it is malformed: the one loop
+    /// over SQLite's changeset iterator (the public ``changes``, the index upkeep of
+    /// ``Database/apply(_:onConflict:)`` and the change events of a recorded transaction).
+    static func walk(_ data: Data, _ each: (Row) throws -> Void) throws {
+        guard !data.isEmpty else { return }
         guard data.count <= Int(Int32.max) else {
             throw StrataError(kind: .sqlite, resultCode: SQLITE_TOOBIG, message: "the changeset is larger than 2 GB")
         }
         var copy = data
-        return try copy.withUnsafeMutableBytes { bytes -> [T] in
+        try copy.withUnsafeMutableBytes { bytes in
             var iterator: OpaquePointer?
             var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
             guard code == SQLITE_OK, let iterator else {
                 throw StrataError(sqliteCode: code, db: nil)
             }
-            var results: [T] = []
+            var thrown: (any Error)?
             while true {
                 code = sqlite3changeset_next(iterator)
                 guard code == SQLITE_ROW else { break }
@@ -194,9 +235,15 @@ public struct Changeset: Sendable, Hashable {
                 case SQLITE_DELETE: operation = .delete
                 default: operation = .update
                 }
-                results.append(each(Change(table: table.map { String(cString: $0) } ?? "", operation: operation)))
+                do {
+                    try each(Row(iterator: iterator, table: table.map { String(cString: $0) } ?? "", operation: operation, columnCount: columnCount))
+                } catch {
+                    thrown = error
+                    break
+                }
             }
             let finalize = sqlite3changeset_finalize(iterator)
+            if let thrown { throw thrown }
             if code != SQLITE_DONE && code != SQLITE_OK {
                 throw StrataError(
                     kind: .sqlite, resultCode: code & 0xFF, extendedResultCode: code,
@@ -207,7 +254,6 @@ public struct Changeset: Sendable, Hashable {
                     kind: .sqlite, resultCode: finalize & 0xFF, extendedResultCode: finalize,
                     message: "the data is not a valid changeset (\(String(cString: sqlite3_errstr(finalize))))")
             }
-            return results
         }
     }
 }

@@ -216,42 +216,18 @@ private struct FullTextReindex {
         }
         guard !indexes.isEmpty, !changeset.isEmpty else { return }
         var byTable: [String: Int] = [:]
-        var copy = changeset
-        try copy.withUnsafeMutableBytes { bytes in
-            var iterator: OpaquePointer?
-            var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
-            guard code == SQLITE_OK, let iterator else { throw StrataError(sqliteCode: code, db: nil) }
-            defer { sqlite3changeset_finalize(iterator) }
-            while sqlite3changeset_next(iterator) == SQLITE_ROW {
-                var table: UnsafePointer<CChar>?
-                var columnCount: Int32 = 0
-                var op: Int32 = 0
-                var indirect: Int32 = 0
-                code = sqlite3changeset_op(iterator, &table, &columnCount, &op, &indirect)
-                guard code == SQLITE_OK, let table else { throw StrataError(sqliteCode: code, db: nil) }
-                let name = String(cString: table)
-                guard let found = indexes[SQLNames.fold(name)] else { continue }
-                var flags: UnsafeMutablePointer<UInt8>?
-                var count: Int32 = 0
-                code = sqlite3changeset_pk(iterator, &flags, &count)
-                guard code == SQLITE_OK, let flags else { throw StrataError(sqliteCode: code, db: nil) }
-                let keyColumns = (0..<count).filter { flags[Int($0)] != 0 }
-                if byTable[SQLNames.fold(name)] == nil {
-                    let names = try conn.fetch(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [found.table])
-                        .map { try $0.get(0, as: String.self) }
-                    guard keyColumns.allSatisfy({ Int($0) < names.count }) else { continue }
-                    byTable[SQLNames.fold(name)] = rows.count
-                    rows.append(Rows(table: found.table, indexes: found.indexes, keyColumns: keyColumns.map { names[Int($0)] }))
-                }
-                guard let position = byTable[SQLNames.fold(name)] else { continue }
-                var key: [DatabaseValue] = []
-                for column in keyColumns {
-                    var value: OpaquePointer?
-                    let read = op == SQLITE_INSERT ? sqlite3changeset_new(iterator, column, &value) : sqlite3changeset_old(iterator, column, &value)
-                    key.append(read == SQLITE_OK ? DatabaseValue(sqliteValue: value) : .null)
-                }
-                rows[position].keys.append(key)
+        try Changeset.walk(changeset) { row in
+            guard let found = indexes[SQLNames.fold(row.table)] else { return }
+            let keyColumns = try row.primaryKeyColumns()
+            if byTable[SQLNames.fold(row.table)] == nil {
+                let names = try conn.fetch(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [found.table])
+                    .map { try $0.get(0, as: String.self) }
+                guard keyColumns.allSatisfy({ Int($0) < names.count }) else { return }
+                byTable[SQLNames.fold(row.table)] = rows.count
+                rows.append(Rows(table: found.table, indexes: found.indexes, keyColumns: keyColumns.map { names[Int($0)] }))
             }
+            guard let position = byTable[SQLNames.fold(row.table)] else { return }
+            rows[position].keys.append(row.keyValues(keyColumns))
         }
     }
 

@@ -120,31 +120,11 @@ final class WriterHooks: @unchecked Sendable {
     /// from the table's name and its key's column indexes and values.
     func reportChanges(in changeset: Data, rowID: (String, [Int32], [DatabaseValue]) throws -> Int64?) throws {
         guard !keyColumns.isEmpty, !changeset.isEmpty else { return }
-        var copy = changeset
         var found: [(table: String, kind: DatabaseChange.Kind, key: [DatabaseValue], columns: [Int32], isRowID: Bool, hasRowID: Bool)] = []
-        try copy.withUnsafeMutableBytes { bytes in
-            var iterator: OpaquePointer?
-            var code = sqlite3changeset_start(&iterator, Int32(bytes.count), bytes.baseAddress)
-            guard code == SQLITE_OK, let iterator else { throw StrataError(sqliteCode: code, db: nil) }
-            defer { sqlite3changeset_finalize(iterator) }
-            while sqlite3changeset_next(iterator) == SQLITE_ROW {
-                var table: UnsafePointer<CChar>?
-                var columnCount: Int32 = 0
-                var op: Int32 = 0
-                var indirect: Int32 = 0
-                code = sqlite3changeset_op(iterator, &table, &columnCount, &op, &indirect)
-                guard code == SQLITE_OK, let table else { throw StrataError(sqliteCode: code, db: nil) }
-                let name = String(cString: table)
-                guard let key = keyColumns[name.lowercased()], !key.columns.isEmpty else { continue }
-                let kind: DatabaseChange.Kind = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
-                var values: [DatabaseValue] = []
-                for column in key.columns where column < columnCount {
-                    var value: OpaquePointer?
-                    let read = kind == .insert ? sqlite3changeset_new(iterator, column, &value) : sqlite3changeset_old(iterator, column, &value)
-                    values.append(read == SQLITE_OK ? DatabaseValue(sqliteValue: value) : .null)
-                }
-                found.append((name, kind, values, key.columns, key.isRowID, key.hasRowID))
-            }
+        try Changeset.walk(changeset) { row in
+            guard let key = keyColumns[row.table.lowercased()], !key.columns.isEmpty else { return }
+            let kind: DatabaseChange.Kind = row.operation == .insert ? .insert : row.operation == .delete ? .delete : .update
+            found.append((row.table, kind, row.keyValues(key.columns), key.columns, key.isRowID, key.hasRowID))
         }
         for change in found {
             var id: Int64?

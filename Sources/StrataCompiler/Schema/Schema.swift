@@ -435,9 +435,7 @@ public enum Collation {
     /// (quoted when it is not a plain identifier).
     public static func sql(_ name: String) -> String {
         if isBuiltIn(name) { return name.uppercased() }
-        let isPlain = name.unicodeScalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
-            && name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
-        return isPlain ? name : SQLQuoting.identifier(name)
+        return SchemaDecoder.isCollationName(name) ? name : SQLQuoting.identifier(name)
     }
 }
 

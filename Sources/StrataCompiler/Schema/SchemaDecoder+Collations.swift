@@ -27,6 +27,8 @@ extension SchemaDecoder {
         return names
     }
 
+    /// Whether `name` is a plain identifier (ASCII letters, digits and `_`, not starting with a
+    /// digit): the names a schema may declare, and the ones DDL writes unquoted.
     static func isCollationName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ($0.value >= 48 && $0.value <= 57))) }
