@@ -1,50 +1,50 @@
 /// A position in a source file, 1-based, as editors and compilers count.
-public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The path of the file as it was given to the compiler.
-    public var file: String
+    package var file: String
     /// The 1-based line.
-    public var line: Int
+    package var line: Int
     /// The 1-based column.
-    public var column: Int
+    package var column: Int
 
     /// Creates a location.
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `path:line:column`, the form compilers and editors understand.
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }
 
 /// One problem found in a schema, reported as `path:line:column: error: message`.
-public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
+package struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
     /// How serious a problem is.
-    public enum Severity: String, Hashable, Sendable, Codable {
+    package enum Severity: String, Hashable, Sendable, Codable {
         case error
         case warning
         case note
     }
 
     /// Where the problem is.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// How serious it is.
-    public var severity: Severity
+    package var severity: Severity
     /// What is wrong, in one sentence without a trailing period.
-    public var message: String
+    package var message: String
     /// What to do about it, when the compiler can tell.
-    public var hint: String?
+    package var hint: String?
     /// The text of the file line `location` points into, when the diagnostic quotes it
     /// (errors inside a `sql:` scalar do): ``rendered`` shows it with a caret.
-    public var sourceLine: String?
+    package var sourceLine: String?
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, hint: String? = nil) {
+    package init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, hint: String? = nil) {
         self.location = location
         self.severity = severity
         self.message = message
@@ -52,7 +52,7 @@ public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
     }
 
     /// The text the CLI and the build plugin print: `path:line:column: error: message (hint)`.
-    public var description: String {
+    package var description: String {
         var text = "\(location): \(severity.rawValue): \(message)"
         if let hint { text += " (\(hint))" }
         return text
@@ -67,7 +67,7 @@ public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
     /// 14 |              nme
     ///    |              ^
     /// ```
-    public var rendered: String {
+    package var rendered: String {
         guard let sourceLine else { return description }
         let number = String(location.line)
         let gutter = String(repeating: " ", count: number.count)
@@ -78,14 +78,14 @@ public struct Diagnostic: Hashable, Sendable, Error, CustomStringConvertible {
 }
 
 /// Several diagnostics, thrown when a schema cannot be compiled.
-public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
+package struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
     /// The problems, sorted by position.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Creates the error from diagnostics, sorting them by position.
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics.sorted { $0.location < $1.location }
     }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

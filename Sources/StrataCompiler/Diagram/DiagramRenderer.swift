@@ -1,5 +1,5 @@
 /// The text formats of ``DiagramRenderer``.
-public enum DiagramFormat: String, CaseIterable, Sendable {
+package enum DiagramFormat: String, CaseIterable, Sendable {
     /// A Mermaid `erDiagram`, which GitHub and many Markdown viewers draw in place.
     case mermaid
     /// A Graphviz DOT graph: `dot -Tsvg Library.dot -o Library.svg`.
@@ -15,9 +15,9 @@ public enum DiagramFormat: String, CaseIterable, Sendable {
 /// let schema = try SchemaLoader.load(path: "schemas/Library.schema.yml")
 /// let mermaid = DiagramRenderer.render(schema, format: .mermaid)   // "erDiagram\n    Author {…"
 /// ```
-public enum DiagramRenderer {
+package enum DiagramRenderer {
     /// The diagram of `schema` in `format`.
-    public static func render(_ schema: Schema, format: DiagramFormat) -> String {
+    package static func render(_ schema: Schema, format: DiagramFormat) -> String {
         switch format {
         case .mermaid: mermaid(schema)
         case .dot: dot(schema)
@@ -69,7 +69,7 @@ public enum DiagramRenderer {
     // MARK: - Mermaid
 
     /// A Mermaid `erDiagram`.
-    public static func mermaid(_ schema: Schema) -> String {
+    package static func mermaid(_ schema: Schema) -> String {
         var lines = ["erDiagram"]
         for table in schema.tables {
             lines.append("    \(mermaidName(table.recordName)) {")
@@ -117,7 +117,7 @@ public enum DiagramRenderer {
     // MARK: - DOT
 
     /// A Graphviz `digraph` with one HTML-table node per table and crow's-foot edges.
-    public static func dot(_ schema: Schema) -> String {
+    package static func dot(_ schema: Schema) -> String {
         var lines = [
             "digraph \(dotID(schema.name)) {",
             "    graph [rankdir=LR, fontname=\"Helvetica\", nodesep=0.6, ranksep=1.2];",

@@ -9,14 +9,14 @@ import Strata
 /// ```swift
 /// let swift = try Generator.generate(schemaPath: "Sources/App/Library.schema.yml")
 /// ```
-public enum Generator {
+package enum Generator {
     /// The Swift source for the schema at `schemaPath`; throws ``DiagnosticsError`` with every
     /// problem found, each at its `path:line:column`.
     ///
     /// With `dialects: [sqlite, postgres]` the PostgreSQL migrations are loaded and checked too
     /// (``PostgresMigrations/verify(schema:schemaPath:sqliteMigrations:)``); `postgresCode: false`
     /// leaves the PostgreSQL DAOs out of the file (a target that does not depend on StrataPostgres).
-    public static func generate(schemaPath: String, postgresCode: Bool = true) throws -> String {
+    package static func generate(schemaPath: String, postgresCode: Bool = true) throws -> String {
         let schema = try SchemaLoader.load(path: schemaPath)
         let migrations = try MigrationFiles.load(schemaPath: schemaPath)
         // The schema passed the one validation stage `check` runs too (SchemaLoader); what
@@ -36,7 +36,7 @@ public enum Generator {
     }
 
     /// Renders a validated schema with its migrations.
-    public static func render(
+    package static func render(
         _ schema: Schema, migrations: [Migration], postgresMigrations: [Migration] = [], schemaPath: String, postgresCode: Bool? = nil
     ) -> String {
         // One table order for SQL everywhere: a referenced table before the tables that
@@ -54,7 +54,7 @@ public enum Generator {
     /// Writes `contents` to `path` only when the bytes differ, so an unchanged output keeps its
     /// modification time; returns whether it wrote.
     @discardableResult
-    public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
+    package static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
         let data = Data(contents.utf8)
         if let existing = FileManager.default.contents(atPath: path), existing == data { return false }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -64,7 +64,7 @@ public enum Generator {
     }
 
     /// `Library` for `…/Library.schema.yml`.
-    public static func schemaStem(of path: String) -> String {
+    package static func schemaStem(of path: String) -> String {
         var name = URL(fileURLWithPath: path).lastPathComponent
         for suffix in [".schema.yml", ".schema.yaml", ".yml", ".yaml"] where name.hasSuffix(suffix) {
             name = String(name.dropLast(suffix.count))

@@ -16,13 +16,13 @@ import Strata
 /// try result.yaml.write(toFile: "Chinook.schema.yml", atomically: true, encoding: .utf8)
 /// result.warnings.forEach { print("warning: \($0)") }
 /// ```
-public enum DatabaseAdopter {
+package enum DatabaseAdopter {
     /// The schema file text and the warnings.
-    public struct Result: Hashable, Sendable {
+    package struct Result: Hashable, Sendable {
         /// The `<Name>.schema.yml` text.
-        public var yaml: String
+        package var yaml: String
         /// What the YAML could not express or had to change, one sentence each.
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// Introspects the database file at `databasePath` without changing it.
@@ -32,7 +32,7 @@ public enum DatabaseAdopter {
     /// file (a read-only open of a WAL database would otherwise create and leave `-wal` and
     /// `-shm`). When a `-wal` file exists it holds committed data, so the file is read through
     /// it with a plain read-only open.
-    public static func introspect(databasePath: String, databaseName: String) throws -> Result {
+    package static func introspect(databasePath: String, databaseName: String) throws -> Result {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw StrataError(kind: .sqlite, resultCode: SQLiteResultCode.cantOpen, message: "no such file")
         }
@@ -50,7 +50,7 @@ public enum DatabaseAdopter {
     }
 
     /// Introspects the `main` database of `conn`.
-    public static func introspect(_ conn: Connection, databaseName: String, sourceName: String) throws -> Result {
+    package static func introspect(_ conn: Connection, databaseName: String, sourceName: String) throws -> Result {
         let adopted = try adopt(conn, databaseName: databaseName, sourceName: sourceName)
         guard !adopted.tables.isEmpty else {
             let skipped = adopted.warnings.isEmpty ? "" : ": " + adopted.warnings.joined(separator: "; ")
@@ -508,7 +508,7 @@ extension DatabaseAdopter {
     /// The namespace for a schema written to `path`: its file stem made a type name
     /// (`chinook.schema.yml` → `Chinook`), with `Schema` appended when the generated code
     /// would not compile with it.
-    public static func defaultDatabaseName(forSchemaPath path: String) -> String {
+    package static func defaultDatabaseName(forSchemaPath path: String) -> String {
         var name = SwiftNames.recordName(forTable: SchemaDecoder.fileStem(path))
         if !SwiftNames.isValidTypeName(name) || SwiftNames.typesUsedByGeneratedCode.contains(name) { name += "Schema" }
         return name

@@ -6,29 +6,29 @@
 /// difference of structure, never of spelling, quoting or column order of constraints.
 /// Names are compared as SQLite compares them (``SQLName``: ASCII letters case-insensitively,
 /// everything else exactly).
-public struct DatabaseSchema: Hashable, Sendable {
+package struct DatabaseSchema: Hashable, Sendable {
     /// Tables in `sqlite_master` order (excluding `sqlite_*` and `strata_migrations`).
-    public var tables: [DatabaseTable] {
+    package var tables: [DatabaseTable] {
         didSet { names.reset() }
     }
     /// Explicit indexes (`CREATE INDEX`); the automatic ones of UNIQUE and PRIMARY KEY
     /// constraints are part of their table instead.
-    public var indexes: [DatabaseIndex] {
+    package var indexes: [DatabaseIndex] {
         didSet { names.reset() }
     }
     /// Triggers, with their SQL.
-    public var triggers: [DatabaseTrigger]
+    package var triggers: [DatabaseTrigger]
     /// Views, with their SQL.
-    public var views: [DatabaseView]
+    package var views: [DatabaseView]
     /// Full-text search tables Strata owns (`search:`): FTS5 virtual tables named `<table>_fts`;
     /// their shadow tables are not listed anywhere.
-    public var searchTables: [DatabaseView] = []
+    package var searchTables: [DatabaseView] = []
     /// The triggers that keep the search tables in sync (`<table>_fts_insert`, `_delete`,
     /// `_update`); they are not in ``triggers``.
-    public var searchTriggers: [DatabaseTrigger] = []
+    package var searchTriggers: [DatabaseTrigger] = []
 
     /// Creates a database schema.
-    public init(tables: [DatabaseTable] = [], indexes: [DatabaseIndex] = [], triggers: [DatabaseTrigger] = [], views: [DatabaseView] = []) {
+    package init(tables: [DatabaseTable] = [], indexes: [DatabaseIndex] = [], triggers: [DatabaseTrigger] = [], views: [DatabaseView] = []) {
         self.tables = tables
         self.indexes = indexes
         self.triggers = triggers
@@ -56,46 +56,46 @@ public struct DatabaseSchema: Hashable, Sendable {
     }
 
     /// The table named `name` (as SQLite compares names).
-    public func table(named name: String) -> DatabaseTable? {
+    package func table(named name: String) -> DatabaseTable? {
         lookup.tables[SQLName.key(name)].map { tables[$0] }
     }
 
     /// The explicit indexes of the table named `table`.
-    public func indexes(on table: String) -> [DatabaseIndex] {
+    package func indexes(on table: String) -> [DatabaseIndex] {
         (lookup.indexesByTable[SQLName.key(table)] ?? []).map { indexes[$0] }
     }
 
     /// The index named `name` (as SQLite compares names).
-    public func index(named name: String) -> DatabaseIndex? {
+    package func index(named name: String) -> DatabaseIndex? {
         lookup.indexes[SQLName.key(name)].map { indexes[$0] }
     }
 }
 
 /// One table as SQLite reports it.
-public struct DatabaseTable: Hashable, Sendable {
+package struct DatabaseTable: Hashable, Sendable {
     /// The SQL name.
-    public var name: String
+    package var name: String
     /// Columns in table order.
-    public var columns: [DatabaseColumn]
+    package var columns: [DatabaseColumn]
     /// Primary key columns, in key order (empty for a rowid table without a declared key).
-    public var primaryKey: [String]
+    package var primaryKey: [String]
     /// `INTEGER PRIMARY KEY AUTOINCREMENT`.
-    public var isAutoincrement: Bool
+    package var isAutoincrement: Bool
     /// `STRICT`.
-    public var isStrict: Bool
+    package var isStrict: Bool
     /// `WITHOUT ROWID`.
-    public var isWithoutRowid: Bool
+    package var isWithoutRowid: Bool
     /// Foreign keys, in SQLite's order.
-    public var foreignKeys: [DatabaseForeignKey]
+    package var foreignKeys: [DatabaseForeignKey]
     /// UNIQUE constraints (column or table constraints), each as its column list.
-    public var uniqueConstraints: [[String]]
+    package var uniqueConstraints: [[String]]
     /// Normalized CHECK expressions of table constraints.
-    public var tableChecks: [String]
+    package var tableChecks: [String]
     /// The `CREATE TABLE` statement as stored in `sqlite_master`.
-    public var sql: String
+    package var sql: String
 
     /// Creates a table.
-    public init(
+    package init(
         name: String, columns: [DatabaseColumn] = [], primaryKey: [String] = [], isAutoincrement: Bool = false,
         isStrict: Bool = false, isWithoutRowid: Bool = false, foreignKeys: [DatabaseForeignKey] = [],
         uniqueConstraints: [[String]] = [], tableChecks: [String] = [], sql: String = ""
@@ -113,12 +113,12 @@ public struct DatabaseTable: Hashable, Sendable {
     }
 
     /// The column named `name` (as SQLite compares names).
-    public func column(named name: String) -> DatabaseColumn? {
+    package func column(named name: String) -> DatabaseColumn? {
         columns.first { SQLName.same($0.name, name) }
     }
 
     /// Every CHECK expression, of columns and of the table, normalized.
-    public var allChecks: Set<String> { Set(tableChecks + columns.flatMap(\.checks)) }
+    package var allChecks: Set<String> { Set(tableChecks + columns.flatMap(\.checks)) }
 
     /// The UNIQUE constraints as lists of comparable column names.
     var uniqueKeys: Set<[SQLName.Key]> { Set(uniqueConstraints.map { $0.map(SQLName.key) }) }
@@ -128,29 +128,29 @@ public struct DatabaseTable: Hashable, Sendable {
 }
 
 /// One column as SQLite reports it (`PRAGMA table_xinfo`).
-public struct DatabaseColumn: Hashable, Sendable {
+package struct DatabaseColumn: Hashable, Sendable {
     /// The SQL name.
-    public var name: String
+    package var name: String
     /// The declared type, upper-cased (`INTEGER`, `TEXT` …).
-    public var type: String
+    package var type: String
     /// `NOT NULL`.
-    public var isNotNull: Bool
+    package var isNotNull: Bool
     /// The default expression as written in the DDL, or nil.
-    public var defaultSQL: String?
+    package var defaultSQL: String?
     /// 1-based position in the primary key, 0 when not part of it.
-    public var primaryKeyPosition: Int
+    package var primaryKeyPosition: Int
     /// `table_xinfo.hidden`: 0 for an ordinary column, 2/3 for generated ones.
-    public var hidden: Int
+    package var hidden: Int
     /// Normalized CHECK expressions written on this column.
-    public var checks: [String]
+    package var checks: [String]
     /// The column's definition in the `CREATE TABLE` text, after its name (for `ADD COLUMN`).
-    public var definition: String
+    package var definition: String
     /// The column's collation as the DDL names it (`COLLATE nocase`); nil for the default,
     /// `BINARY`, whether or not it is written.
-    public var collation: String?
+    package var collation: String?
 
     /// Creates a column.
-    public init(
+    package init(
         name: String, type: String, isNotNull: Bool = false, defaultSQL: String? = nil, primaryKeyPosition: Int = 0,
         hidden: Int = 0, checks: [String] = [], definition: String = "", collation: String? = nil
     ) {
@@ -200,20 +200,20 @@ public struct DatabaseColumn: Hashable, Sendable {
 }
 
 /// One foreign key (`PRAGMA foreign_key_list`).
-public struct DatabaseForeignKey: Hashable, Sendable {
+package struct DatabaseForeignKey: Hashable, Sendable {
     /// The child columns.
-    public var columns: [String]
+    package var columns: [String]
     /// The parent table.
-    public var parentTable: String
+    package var parentTable: String
     /// The parent columns.
-    public var parentColumns: [String]
+    package var parentColumns: [String]
     /// `ON DELETE` action as SQLite spells it (`NO ACTION`, `CASCADE` …).
-    public var onDelete: String
+    package var onDelete: String
     /// `ON UPDATE` action.
-    public var onUpdate: String
+    package var onUpdate: String
 
     /// Creates a foreign key.
-    public init(columns: [String], parentTable: String, parentColumns: [String], onDelete: String = "NO ACTION", onUpdate: String = "NO ACTION") {
+    package init(columns: [String], parentTable: String, parentColumns: [String], onDelete: String = "NO ACTION", onUpdate: String = "NO ACTION") {
         self.columns = columns
         self.parentTable = parentTable
         self.parentColumns = parentColumns
@@ -228,7 +228,7 @@ public struct DatabaseForeignKey: Hashable, Sendable {
     }
 
     /// `(author_id) → author(id) ON DELETE CASCADE`.
-    public var summary: String {
+    package var summary: String {
         var text = "(\(columns.joined(separator: ", "))) → \(parentTable)(\(parentColumns.joined(separator: ", ")))"
         if onDelete != "NO ACTION" { text += " ON DELETE \(onDelete)" }
         if onUpdate != "NO ACTION" { text += " ON UPDATE \(onUpdate)" }
@@ -237,25 +237,25 @@ public struct DatabaseForeignKey: Hashable, Sendable {
 }
 
 /// One explicit index (`PRAGMA index_list` / `index_xinfo`, WHERE from `sqlite_master`).
-public struct DatabaseIndex: Hashable, Sendable {
+package struct DatabaseIndex: Hashable, Sendable {
     /// The index name.
-    public var name: String
+    package var name: String
     /// The indexed table.
-    public var table: String
+    package var table: String
     /// Key terms: a column's name, with ` COLLATE x` when the key's collation is not the
     /// column's own and ` DESC` when descending (`name COLLATE NOCASE DESC`); an expression as
     /// `(expression)` as written, with its ` COLLATE x` when not `BINARY` and ` DESC`. A key on a column that already collates NOCASE is the
     /// plain column name, as `CREATE INDEX … (name)` declares it.
-    public var columns: [String]
+    package var columns: [String]
     /// `UNIQUE`.
-    public var isUnique: Bool
+    package var isUnique: Bool
     /// A partial index's normalized condition.
-    public var whereClause: String?
+    package var whereClause: String?
     /// The `CREATE INDEX` statement.
-    public var sql: String
+    package var sql: String
 
     /// Creates an index.
-    public init(name: String, table: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, sql: String = "") {
+    package init(name: String, table: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, sql: String = "") {
         self.name = name
         self.table = table
         self.columns = columns
@@ -283,19 +283,19 @@ public struct DatabaseIndex: Hashable, Sendable {
     }
 
     /// One key of an index, as ``columns`` writes it in text.
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         /// The indexed column; nil for an expression.
-        public var column: String?
+        package var column: String?
         /// The indexed expression as written in the `CREATE INDEX` (not normalized); nil for a column.
-        public var expression: String?
+        package var expression: String?
         /// The key's collation when it is not the column's own (for an expression: when it is
         /// not `BINARY`).
-        public var collation: String?
+        package var collation: String?
         /// `DESC`.
-        public var isDescending: Bool
+        package var isDescending: Bool
 
         /// Creates a key.
-        public init(column: String? = nil, expression: String? = nil, collation: String? = nil, isDescending: Bool = false) {
+        package init(column: String? = nil, expression: String? = nil, collation: String? = nil, isDescending: Bool = false) {
             self.column = column
             self.expression = expression
             self.collation = collation
@@ -304,10 +304,10 @@ public struct DatabaseIndex: Hashable, Sendable {
     }
 
     /// The keys, one for each of ``columns`` (empty when made without introspection).
-    public var keys: [Key] = []
+    package var keys: [Key] = []
 
     /// `book (title) WHERE price IS NOT NULL`.
-    public var summary: String {
+    package var summary: String {
         var text = "\(isUnique ? "unique " : "")on \(table) (\(columns.joined(separator: ", ")))"
         if let whereClause { text += " where \(whereClause)" }
         return text
@@ -315,16 +315,16 @@ public struct DatabaseIndex: Hashable, Sendable {
 }
 
 /// A trigger, kept as SQL.
-public struct DatabaseTrigger: Hashable, Sendable {
+package struct DatabaseTrigger: Hashable, Sendable {
     /// The trigger name.
-    public var name: String
+    package var name: String
     /// The table it fires on.
-    public var table: String
+    package var table: String
     /// Its `CREATE TRIGGER` statement.
-    public var sql: String
+    package var sql: String
 
     /// Creates a trigger.
-    public init(name: String, table: String, sql: String) {
+    package init(name: String, table: String, sql: String) {
         self.name = name
         self.table = table
         self.sql = sql
@@ -332,14 +332,14 @@ public struct DatabaseTrigger: Hashable, Sendable {
 }
 
 /// A view, kept as SQL.
-public struct DatabaseView: Hashable, Sendable {
+package struct DatabaseView: Hashable, Sendable {
     /// The view name.
-    public var name: String
+    package var name: String
     /// Its `CREATE VIEW` statement.
-    public var sql: String
+    package var sql: String
 
     /// Creates a view.
-    public init(name: String, sql: String) {
+    package init(name: String, sql: String) {
         self.name = name
         self.sql = sql
     }

@@ -13,9 +13,9 @@ import Strata
 /// let db = try Database.inMemory()
 /// let structure = try db.read { conn in try SchemaIntrospector.introspect(conn) }
 /// ```
-public enum SchemaIntrospector {
+package enum SchemaIntrospector {
     /// The structure of the `main` database of `conn`.
-    public static func introspect(_ conn: Connection) throws -> DatabaseSchema {
+    package static func introspect(_ conn: Connection) throws -> DatabaseSchema {
         var schema = DatabaseSchema()
         let objects = try conn.fetch(
             sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")

@@ -10,10 +10,10 @@ import Strata
 /// let db = try Database(path: "shop.sqlite")
 /// try MigrationBaseline.baseline(db, migrations: try MigrationFiles.load(schemaPath: "Shop.schema.yml"))
 /// ```
-public enum MigrationBaseline {
+package enum MigrationBaseline {
     /// The differences between the database open on `conn` and what `first` creates; empty
     /// when they are equal.
-    public static func differences(_ conn: Connection, first: Migration) throws -> [String] {
+    package static func differences(_ conn: Connection, first: Migration) throws -> [String] {
         let live = try SchemaIntrospector.introspect(conn)
         let expected = try MigrationReplay.structure(after: [first])
         return SchemaDiff.compare(from: live, to: expected).map { $0.sentence(.baseline) }
@@ -23,7 +23,7 @@ public enum MigrationBaseline {
     /// sentence each; empty when a baseline would record 0001 as applied. The same checks as
     /// ``baseline(fileAt:migrations:busyTimeout:)``, so that a dry run says what the real run
     /// would do.
-    public static func refusals(_ conn: Connection, migrations: [Migration]) throws -> [String] {
+    package static func refusals(_ conn: Connection, migrations: [Migration]) throws -> [String] {
         let migrator = Migrator(migrations: migrations)
         guard let first = migrator.migrations.first, first.version == 1 else {
             return ["there is no migration 0001 to baseline; write it with 'strata migration new <schema> --name initial'"]
@@ -40,7 +40,7 @@ public enum MigrationBaseline {
     /// `application_id` and page size stay as they were (opening a ``Database`` would switch it
     /// to WAL).
     @discardableResult
-    public static func baseline(fileAt path: String, migrations: [Migration], busyTimeout: TimeInterval = 10) throws -> Migration {
+    package static func baseline(fileAt path: String, migrations: [Migration], busyTimeout: TimeInterval = 10) throws -> Migration {
         try Migrator(migrations: migrations).baseline(fileAt: path, busyTimeout: busyTimeout) { conn in
             guard let first = migrations.min(by: { $0.version < $1.version }) else { return [] }
             return try differences(conn, first: first)
@@ -51,7 +51,7 @@ public enum MigrationBaseline {
     /// a `migrationRefused` error listing the differences, and changes nothing, when the
     /// database is not what that migration creates.
     @discardableResult
-    public static func baseline(_ db: Database, migrations: [Migration]) throws -> Migration {
+    package static func baseline(_ db: Database, migrations: [Migration]) throws -> Migration {
         let migrator = Migrator(migrations: migrations)
         guard let first = migrator.migrations.first, first.version == 1 else {
             throw StrataError(

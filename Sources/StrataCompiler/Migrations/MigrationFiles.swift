@@ -11,9 +11,9 @@ import Strata
 /// let migrations = try MigrationFiles.load(schemaPath: "Sources/App/Shop.schema.yml")
 /// // Sources/App/Shop.migrations/0001_initial.sql → Migration(version: 1, name: "initial", …)
 /// ```
-public enum MigrationFiles {
+package enum MigrationFiles {
     /// The migrations folder of a schema file: `Shop.schema.yml` → `Shop.migrations`.
-    public static func directory(forSchemaPath schemaPath: String) -> String {
+    package static func directory(forSchemaPath schemaPath: String) -> String {
         let url = URL(fileURLWithPath: schemaPath)
         var stem = url.lastPathComponent
         for suffix in [".schema.yml", ".schema.yaml", ".yml", ".yaml"] where stem.hasSuffix(suffix) {
@@ -27,12 +27,12 @@ public enum MigrationFiles {
     /// The migrations of the schema at `schemaPath`, in version order; empty when its folder
     /// does not exist. Throws ``DiagnosticsError`` for a badly named file, a duplicate version,
     /// or a gap.
-    public static func load(schemaPath: String) throws -> [Migration] {
+    package static func load(schemaPath: String) throws -> [Migration] {
         try load(directory: directory(forSchemaPath: schemaPath))
     }
 
     /// The `.sql` file paths of a migrations folder, sorted by name.
-    public static func filePaths(directory: String) throws -> [String] {
+    package static func filePaths(directory: String) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -42,7 +42,7 @@ public enum MigrationFiles {
     }
 
     /// The migrations in `directory`.
-    public static func load(directory: String) throws -> [Migration] {
+    package static func load(directory: String) throws -> [Migration] {
         var diagnostics: [Diagnostic] = []
         var migrations: [(Migration, String)] = []
         for path in try filePaths(directory: directory) {
@@ -88,7 +88,7 @@ public enum MigrationFiles {
     }
 
     /// `0012_add_phone.sql` → `(12, "add_phone")`; nil when the name does not follow the pattern.
-    public static func parse(fileName: String) -> (version: Int, name: String)? {
+    package static func parse(fileName: String) -> (version: Int, name: String)? {
         guard fileName.hasSuffix(".sql") else { return nil }
         let stem = fileName.dropLast(4)
         guard let underscore = stem.firstIndex(of: "_") else { return nil }
@@ -101,7 +101,7 @@ public enum MigrationFiles {
     }
 
     /// `AddPhone`, `add phone`, `add-phone` → `add_phone`.
-    public static func snakeCase(_ text: String) -> String {
+    package static func snakeCase(_ text: String) -> String {
         var result = ""
         var previous: Character?
         for character in text {
@@ -120,12 +120,12 @@ public enum MigrationFiles {
     }
 
     /// `0002_add_phone`.
-    public static func fileStem(version: Int, name: String) -> String {
+    package static func fileStem(version: Int, name: String) -> String {
         String(Migration(version: version, name: name, sql: "").fileName.dropLast(4))
     }
 
     /// The path and version of the next migration file for `name` (snake-cased).
-    public static func nextFile(schemaPath: String, name: String) throws -> (path: String, version: Int, name: String) {
+    package static func nextFile(schemaPath: String, name: String) throws -> (path: String, version: Int, name: String) {
         let version = (try load(schemaPath: schemaPath).last?.version ?? 0) + 1
         let snake = snakeCase(name)
         let fileName = Migration(version: version, name: snake, sql: "").fileName

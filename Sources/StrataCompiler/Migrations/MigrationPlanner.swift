@@ -2,37 +2,37 @@ import Strata
 
 /// What a migration does: one summary line per change (for the file's header) and the SQL
 /// statements, in the order they run.
-public struct MigrationPlan: Hashable, Sendable {
+package struct MigrationPlan: Hashable, Sendable {
     /// Human-readable lines: `add column customer.phone (TEXT NOT NULL DEFAULT '')`.
-    public var changes: [String] = []
+    package var changes: [String] = []
     /// The statements, without trailing semicolons.
-    public var statements: [String] = []
+    package var statements: [String] = []
 
     /// Creates a plan.
-    public init(changes: [String] = [], statements: [String] = []) {
+    package init(changes: [String] = [], statements: [String] = []) {
         self.changes = changes
         self.statements = statements
     }
 
     /// True when the schema did not change.
-    public var isEmpty: Bool { statements.isEmpty }
+    package var isEmpty: Bool { statements.isEmpty }
 }
 
 /// A migration the planner will not write, with what to do about each problem.
-public struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
+package struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
     /// One sentence per problem, each saying what to do.
-    public var problems: [String]
+    package var problems: [String]
     /// Where in the schema file each problem is, when it is at one line (parallel to
     /// ``problems``; nil for a problem of the whole schema).
-    public var locations: [SourceLocation?]
+    package var locations: [SourceLocation?]
 
     /// Creates the error.
-    public init(_ problems: [String], locations: [SourceLocation?] = []) {
+    package init(_ problems: [String], locations: [SourceLocation?] = []) {
         self.problems = problems
         self.locations = problems.indices.map { $0 < locations.count ? locations[$0] : nil }
     }
 
-    public var description: String { problems.joined(separator: "\n") }
+    package var description: String { problems.joined(separator: "\n") }
 }
 
 /// Plans the migration that turns the database built by the existing migrations into the
@@ -53,20 +53,20 @@ public struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
 /// let plan = try MigrationPlanner.plan(schema: schema, migrations: try MigrationFiles.load(schemaPath: path))
 /// if !plan.isEmpty { print(MigrationRenderer.render(plan, version: 2, name: "add_phone", schemaFile: "Shop.schema.yml")) }
 /// ```
-public enum MigrationPlanner {
+package enum MigrationPlanner {
     /// What the planner may do.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// Allow dropping tables and columns (their data is deleted).
-        public var allowDestructive: Bool
+        package var allowDestructive: Bool
 
         /// Creates options.
-        public init(allowDestructive: Bool = false) {
+        package init(allowDestructive: Bool = false) {
             self.allowDestructive = allowDestructive
         }
     }
 
     /// The migration from the database that `migrations` build to `schema`.
-    public static func plan(schema: Schema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
+    package static func plan(schema: Schema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
         let db = try MigrationReplay.replay(migrations)
         let history = renameHistory(migrations)
         return try db.writeWithoutTransaction { conn in try plan(schema: schema, current: conn, options: options, history: history) }
@@ -75,7 +75,7 @@ public enum MigrationPlanner {
     /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
     /// database: the plan is applied to it to check it. Without the migrations that built it,
     /// hints that swap names (`renamedFrom` in a cycle) always count as still to do.
-    public static func plan(schema: Schema, current conn: Connection, options: Options = Options()) throws -> MigrationPlan {
+    package static func plan(schema: Schema, current conn: Connection, options: Options = Options()) throws -> MigrationPlan {
         try plan(schema: schema, current: conn, options: options, history: nil)
     }
 
@@ -453,9 +453,9 @@ public enum MigrationPlanner {
 }
 
 /// Builds the structures the planner and the verifier compare, through the runtime.
-public enum MigrationReplay {
+package enum MigrationReplay {
     /// A new in-memory database with `migrations` applied by the runtime's ``Migrator``.
-    public static func replay(_ migrations: [Migration]) throws -> Database {
+    package static func replay(_ migrations: [Migration]) throws -> Database {
         CompileWork.countReplay()
         let db = try Database.inMemory(configuration: .compilerChecks)
         try Migrator(migrations: migrations).migrate(db)
@@ -463,13 +463,13 @@ public enum MigrationReplay {
     }
 
     /// The structure `migrations` produce.
-    public static func structure(after migrations: [Migration]) throws -> DatabaseSchema {
+    package static func structure(after migrations: [Migration]) throws -> DatabaseSchema {
         let db = try replay(migrations)
         return try db.read { conn in try SchemaIntrospector.introspect(conn) }
     }
 
     /// The DDL of `schema`: tables in dependency order, then indexes.
-    public static func declaredStatements(of schema: Schema) -> [String] {
+    package static func declaredStatements(of schema: Schema) -> [String] {
         SQLRenderer.ddl(for: schema)
     }
 
@@ -505,7 +505,7 @@ public enum MigrationReplay {
     /// The structure `schema` declares: its DDL executed in an in-memory database (the one
     /// validation left, when it holds exactly that DDL) and introspected, so it compares with
     /// a replayed one on equal terms.
-    public static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
+    package static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
         let db = try SQLiteChecker.declaredDatabase(of: schema)
         return try db.read { conn in try SchemaIntrospector.introspect(conn) }
     }

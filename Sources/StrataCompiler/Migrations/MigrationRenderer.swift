@@ -10,9 +10,9 @@
 ///
 /// The file holds no `PRAGMA foreign_keys` and no `BEGIN`/`COMMIT`: the runtime's ``Migrator``
 /// runs each migration in its own transaction with foreign keys off.
-public enum MigrationRenderer {
+package enum MigrationRenderer {
     /// The file text for `plan` as migration `version` called `name`.
-    public static func render(_ plan: MigrationPlan, version: Int, name: String, schemaFile: String) -> String {
+    package static func render(_ plan: MigrationPlan, version: Int, name: String, schemaFile: String) -> String {
         var text = "-- \(commentText("\(MigrationFiles.fileStem(version: version, name: name)): \(schemaFile)"))\n"
         for change in plan.changes {
             text += "--   \(commentText(change))\n"

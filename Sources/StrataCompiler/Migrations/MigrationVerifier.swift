@@ -11,12 +11,12 @@ import Strata
 /// let diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: "Sources/App/Shop.schema.yml")
 /// // Sources/App/Shop.schema.yml:9:7: error: the schema differs from its migrations: column customer.phone is declared but missing (run '…')
 /// ```
-public enum MigrationVerifier {
+package enum MigrationVerifier {
     /// The differences between the structure the migrations build and the declared one, and
     /// the `renamedFrom` renames the migrations have not done yet (a case-only rename or a
     /// swap of names leaves the same names, compared as SQLite compares them, so only the
     /// planner's view of the hints tells).
-    public static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
+    package static func differences(schema: Schema, migrations: [Migration]) throws -> [String] {
         if MigrationReplay.areExactlyTheDDL(migrations, of: schema) { return [] }
         let declared = try MigrationReplay.declaredStructure(of: schema)
         let db = try MigrationReplay.replay(migrations)
@@ -30,7 +30,7 @@ public enum MigrationVerifier {
     }
 
     /// Diagnostics for the schema at `schemaPath` and the migrations beside it; empty when they agree.
-    public static func verify(schema: Schema, schemaPath: String) -> [Diagnostic] {
+    package static func verify(schema: Schema, schemaPath: String) -> [Diagnostic] {
         let location = SourceLocation(file: schemaPath, line: 1, column: 1)
         let migrations: [Migration]
         do {
@@ -44,7 +44,7 @@ public enum MigrationVerifier {
     }
 
     /// Diagnostics for `schema` against `migrations`.
-    public static func verify(schema: Schema, schemaPath: String, migrations: [Migration]) -> [Diagnostic] {
+    package static func verify(schema: Schema, schemaPath: String, migrations: [Migration]) -> [Diagnostic] {
         let location = SourceLocation(file: schemaPath, line: 1, column: 1)
         let command = "run 'swift run strata migration new \(commandPath(schemaPath)) --name <name>'"
         let found: [String]

@@ -20,33 +20,33 @@ import Strata
 ///   line holds ``fingerprint(of:)`` of the declared schema's PostgreSQL DDL.
 ///
 /// The integration tests apply the files to a real server.
-public enum PostgresMigrations {
+package enum PostgresMigrations {
     /// The folder name inside `<Name>.migrations`.
-    public static let folderName = "postgres"
+    package static let folderName = "postgres"
     /// The marker of a line a person must replace with SQL.
-    public static let todoMarker = "-- TODO(strata):"
+    package static let todoMarker = "-- TODO(strata):"
     /// The marker of the line naming the schema a file brings PostgreSQL to.
-    public static let fingerprintMarker = "-- strata-postgres-schema:"
+    package static let fingerprintMarker = "-- strata-postgres-schema:"
 
     /// `Shop.migrations/postgres` for `Shop.schema.yml`.
-    public static func directory(forSchemaPath schemaPath: String) -> String {
+    package static func directory(forSchemaPath schemaPath: String) -> String {
         (MigrationFiles.directory(forSchemaPath: schemaPath) as NSString).appendingPathComponent(folderName)
     }
 
     /// The PostgreSQL migrations of the schema at `schemaPath`, in version order.
-    public static func load(schemaPath: String) throws -> [Migration] {
+    package static func load(schemaPath: String) throws -> [Migration] {
         try MigrationFiles.load(directory: directory(forSchemaPath: schemaPath))
     }
 
     /// The fingerprint of the PostgreSQL DDL of `schema`: 16 hex digits of its SHA-256.
-    public static func fingerprint(of schema: Schema) -> String {
+    package static func fingerprint(of schema: Schema) -> String {
         String(Migration.checksum(of: PostgresRenderer.ddl(for: schema).joined(separator: ";\n")).prefix(16))
     }
 
     // MARK: - Build-time checks
 
     /// The build-time checks of the PostgreSQL files against the SQLite ones and the schema.
-    public static func verify(schema: Schema, schemaPath: String, sqliteMigrations: [Migration]) -> [Diagnostic] {
+    package static func verify(schema: Schema, schemaPath: String, sqliteMigrations: [Migration]) -> [Diagnostic] {
         let directory = directory(forSchemaPath: schemaPath)
         let postgres: [Migration]
         do {
@@ -60,7 +60,7 @@ public enum PostgresMigrations {
     }
 
     /// The checks on already loaded files.
-    public static func verify(
+    package static func verify(
         schema: Schema, schemaPath: String, sqliteMigrations: [Migration], postgresMigrations: [Migration]
     ) -> [Diagnostic] {
         let directory = directory(forSchemaPath: schemaPath)
@@ -125,7 +125,7 @@ public enum PostgresMigrations {
 
     /// The PostgreSQL migration that goes with the SQLite migration planned from `sqliteMigrations`
     /// to `schema`: the same changes, altering in place. `manual` lists what it leaves to a person.
-    public static func plan(
+    package static func plan(
         schema: Schema, sqliteMigrations: [Migration], options: MigrationPlanner.Options = .init()
     ) throws -> (plan: MigrationPlan, manual: [String]) {
         var plan = MigrationPlan()
@@ -329,7 +329,7 @@ public enum PostgresMigrations {
 
     /// The file text of a planned PostgreSQL migration: the SQLite file's header, the
     /// `-- TODO(strata):` lines of `manual`, the fingerprint line, then the statements.
-    public static func render(
+    package static func render(
         _ plan: MigrationPlan, manual: [String], version: Int, name: String, schemaFile: String, schema: Schema
     ) -> String {
         var header = MigrationRenderer.render(MigrationPlan(changes: plan.changes), version: version, name: name, schemaFile: schemaFile)

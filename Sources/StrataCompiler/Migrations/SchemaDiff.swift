@@ -13,9 +13,9 @@
 /// plan and its reasons to rebuild a table, drift (``SchemaDrift``) and baselines
 /// (``MigrationBaseline``) all read `compare(from:to:viewsAndTriggers:)`, each in its own
 /// words (`SchemaDifference.Wording`).
-public enum SchemaDiff {
+package enum SchemaDiff {
     /// One sentence per difference, in a stable order; empty when the structures are equal.
-    public static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
+    package static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
         compare(from: current, to: declared).map { $0.sentence(.schema) }
     }
 

@@ -13,10 +13,10 @@ import Strata
 /// let found = try db.read { try SchemaDrift.differences(in: $0, migrations: migrations, version: 2) }
 /// // ["column customer.nickname is in the database but no migration creates it"]
 /// ```
-public enum SchemaDrift {
+package enum SchemaDrift {
     /// The differences between the database of `conn` and the structure `migrations` up to
     /// `version` build, one sentence each; empty when they agree.
-    public static func differences(in conn: Connection, migrations: [Migration], version: Int) throws -> [String] {
+    package static func differences(in conn: Connection, migrations: [Migration], version: Int) throws -> [String] {
         let live = try SchemaIntrospector.introspect(conn)
         let liveObjects = try objects(conn)
         let replayed = try MigrationReplay.replay(migrations.filter { $0.version <= version })

@@ -14,10 +14,10 @@ import Strata
 /// ```swift
 /// let (typed, diagnostics) = QueryAnalyzer.analyze(schema.queries, in: schema)
 /// ```
-public enum QueryAnalyzer {
+package enum QueryAnalyzer {
     /// Types every query of `queries` against `schema`.
     /// The statements are prepared in the database validation executed the schema's DDL in.
-    public static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
+    package static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let db: Database

@@ -1,9 +1,9 @@
 /// One entry of the top-level `queries:` section: a whole SQL statement that becomes a typed
 /// method of `<Database>Queries`. This is the declaration as written; ``QueryAnalyzer`` turns
 /// it into a ``TypedQuery``.
-public struct SQLQuery: Hashable, Sendable {
+package struct SQLQuery: Hashable, Sendable {
     /// `returns:`: how many rows a statement that yields rows gives back.
-    public enum Returns: String, Hashable, Sendable, CaseIterable {
+    package enum Returns: String, Hashable, Sendable, CaseIterable {
         /// An array of every row (the default).
         case many
         /// The first row, or nil.
@@ -11,20 +11,20 @@ public struct SQLQuery: Hashable, Sendable {
     }
 
     /// A `params:` entry: the type of a `:name` parameter where inference cannot decide.
-    public struct ParameterOverride: Hashable, Sendable {
+    package struct ParameterOverride: Hashable, Sendable {
         /// The parameter's name, without the colon.
-        public var name: String
+        package var name: String
         /// The element type.
-        public var type: ColumnType
+        package var type: ColumnType
         /// `int?`: nil may be passed.
-        public var isOptional: Bool
+        package var isOptional: Bool
         /// `"[int]"`: an array, only allowed as `IN (:name)`.
-        public var isList: Bool
+        package var isList: Bool
         /// Where the entry's key is written.
-        public var location: SourceLocation?
+        package var location: SourceLocation?
 
         /// Creates a parameter type.
-        public init(name: String, type: ColumnType, isOptional: Bool = false, isList: Bool = false, location: SourceLocation? = nil) {
+        package init(name: String, type: ColumnType, isOptional: Bool = false, isList: Bool = false, location: SourceLocation? = nil) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -34,18 +34,18 @@ public struct SQLQuery: Hashable, Sendable {
     }
 
     /// A `columns:` entry: the Swift type of a result column, overriding inference.
-    public struct ColumnOverride: Hashable, Sendable {
+    package struct ColumnOverride: Hashable, Sendable {
         /// The result column's name as SQLite reports it (the `AS` alias).
-        public var name: String
+        package var name: String
         /// The type.
-        public var type: ColumnType
+        package var type: ColumnType
         /// `double?`: the column may be NULL.
-        public var isOptional: Bool
+        package var isOptional: Bool
         /// Where the entry's key is written.
-        public var location: SourceLocation?
+        package var location: SourceLocation?
 
         /// Creates a column type override.
-        public init(name: String, type: ColumnType, isOptional: Bool = false, location: SourceLocation? = nil) {
+        package init(name: String, type: ColumnType, isOptional: Bool = false, location: SourceLocation? = nil) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -54,24 +54,24 @@ public struct SQLQuery: Hashable, Sendable {
     }
 
     /// The method name (the key under `queries:`).
-    public var name: String
+    package var name: String
     /// The statement, exactly as the `sql:` scalar holds it.
-    public var sql: String
+    package var sql: String
     /// `doc:`.
-    public var doc: String?
+    package var doc: String?
     /// `returns:`.
-    public var returns: Returns
+    package var returns: Returns
     /// `params:`, in the order written.
-    public var parameterTypes: [ParameterOverride]
+    package var parameterTypes: [ParameterOverride]
     /// `columns:`, in the order written.
-    public var columnTypes: [ColumnOverride]
+    package var columnTypes: [ColumnOverride]
     /// Where the query's key is written.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// Where each UTF-8 byte of `sql` is written in the schema file.
-    public var sqlSource: SQLSourceMap
+    package var sqlSource: SQLSourceMap
 
     /// Creates a query declaration.
-    public init(
+    package init(
         name: String, sql: String, doc: String? = nil, returns: Returns = .many, parameterTypes: [ParameterOverride] = [],
         columnTypes: [ColumnOverride] = [], location: SourceLocation? = nil, sqlSource: SQLSourceMap? = nil
     ) {
@@ -89,9 +89,9 @@ public struct SQLQuery: Hashable, Sendable {
 /// Maps a UTF-8 byte offset inside a `sql:` scalar back to the line and column where that byte
 /// is written in the YAML file, whatever the scalar's style (literal `|`, folded `>`, quoted
 /// with escapes, plain over several lines).
-public struct SQLSourceMap: Hashable, Sendable {
+package struct SQLSourceMap: Hashable, Sendable {
     /// Where the scalar starts (its indicator or opening quote).
-    public var start: SourceLocation
+    package var start: SourceLocation
     /// Line and column of each byte of the value; empty when the source was not available.
     var positions: [Position]
     /// The text of each file line the scalar covers, by line number (for quoting a line
@@ -104,7 +104,7 @@ public struct SQLSourceMap: Hashable, Sendable {
     }
 
     /// A map that sends every offset to `start`.
-    public init(start: SourceLocation) {
+    package init(start: SourceLocation) {
         self.start = start
         positions = []
     }
@@ -187,10 +187,10 @@ public struct SQLSourceMap: Hashable, Sendable {
     }
 
     /// The file line `line` as written, when the scalar covers it.
-    public func sourceLine(_ line: Int) -> String? { lines[line] }
+    package func sourceLine(_ line: Int) -> String? { lines[line] }
 
     /// The file position of the byte at `offset` in the SQL text.
-    public func location(atUTF8Offset offset: Int) -> SourceLocation {
+    package func location(atUTF8Offset offset: Int) -> SourceLocation {
         guard !positions.isEmpty else { return start }
         let position = positions[max(0, min(offset, positions.count - 1))]
         return SourceLocation(file: start.file, line: Int(position.line), column: Int(position.column))

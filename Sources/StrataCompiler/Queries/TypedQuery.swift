@@ -2,21 +2,21 @@ import Strata
 /// The result of the query analysis for one top-level query: what the generated method takes
 /// and returns. Built by ``QueryAnalyzer`` from a ``SQLQuery`` and the ``Schema``; rendered by
 /// the Swift renderer.
-public struct TypedQuery: Hashable, Sendable {
+package struct TypedQuery: Hashable, Sendable {
     /// A Swift value type of a result column or parameter.
-    public struct ValueType: Hashable, Sendable {
+    package struct ValueType: Hashable, Sendable {
         /// The schema language type (enum and json keep their Swift type).
-        public var type: ColumnType
+        package var type: ColumnType
         /// For an enum, and json that may use the record's enums: the record that declares it
         /// (`Book` for `Book.Format`).
-        public var enumOwner: String?
+        package var enumOwner: String?
         /// Whether the value may be NULL.
-        public var isOptional: Bool
+        package var isOptional: Bool
         /// For a date read from or compared with a `dateFormat:` column: that format.
-        public var dateFormat: DateStorage?
+        package var dateFormat: DateStorage?
 
         /// Creates a value type.
-        public init(type: ColumnType, enumOwner: String? = nil, isOptional: Bool = false) {
+        package init(type: ColumnType, enumOwner: String? = nil, isOptional: Bool = false) {
             self.type = type
             self.enumOwner = enumOwner
             self.isOptional = isOptional
@@ -24,30 +24,30 @@ public struct TypedQuery: Hashable, Sendable {
     }
 
     /// One result column.
-    public struct ResultColumn: Hashable, Sendable {
+    package struct ResultColumn: Hashable, Sendable {
         /// The name SQLite gives the column (the `AS` alias first).
-        public var name: String
+        package var name: String
         /// The Swift property name (lowerCamelCase of `name`).
-        public var propertyName: String
+        package var propertyName: String
         /// The Swift type.
-        public var valueType: ValueType
+        package var valueType: ValueType
     }
 
     /// One `:name` parameter, in order of first appearance.
-    public struct Parameter: Hashable, Sendable {
+    package struct Parameter: Hashable, Sendable {
         /// The name after the colon, as written (`new_queue`).
-        public var name: String
+        package var name: String
         /// The Swift argument label: `name` in lowerCamelCase (`newQueue`), the same rule as
         /// result columns' property names.
-        public var label: String
+        package var label: String
         /// The type (of each element, for a list).
-        public var valueType: ValueType
+        package var valueType: ValueType
         /// `"[int]"`: an array expanded into `IN (…)`.
-        public var isList: Bool
+        package var isList: Bool
     }
 
     /// What the method gives back per row.
-    public enum Shape: Hashable, Sendable {
+    package enum Shape: Hashable, Sendable {
         /// A generated row struct with one property per column.
         case rows
         /// A table's record type (its record name).
@@ -59,33 +59,33 @@ public struct TypedQuery: Hashable, Sendable {
     }
 
     /// The method name.
-    public var name: String
+    package var name: String
     /// The statement.
-    public var sql: String
+    package var sql: String
     /// `doc:`.
-    public var doc: String?
+    package var doc: String?
     /// `returns:`.
-    public var returns: SQLQuery.Returns
+    package var returns: SQLQuery.Returns
     /// The statement yields exactly one row whatever the data (a SELECT without FROM, or an
     /// aggregate without GROUP BY): `returns: one` gives the row itself, not an optional.
-    public var exactlyOneRow: Bool = false
+    package var exactlyOneRow: Bool = false
     /// The result columns, in order (empty for `.changes`).
-    public var columns: [ResultColumn]
+    package var columns: [ResultColumn]
     /// The parameters, in order of first appearance.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
     /// The result shape.
-    public var shape: Shape
+    package var shape: Shape
     /// Whether the statement only reads.
-    public var isReadOnly: Bool
+    package var isReadOnly: Bool
     /// Where each `:name` is written in `sql`, in order, with the parameter's index in
     /// `parameters`: a query with a list parameter numbers its placeholders at run time.
-    public var occurrences: [Occurrence]
+    package var occurrences: [Occurrence]
 
     /// One `:name` in the SQL text.
-    public struct Occurrence: Hashable, Sendable {
+    package struct Occurrence: Hashable, Sendable {
         /// The UTF-8 byte range of `:name` in `sql`.
-        public var range: Range<Int>
+        package var range: Range<Int>
         /// The index of the parameter in ``TypedQuery/parameters``.
-        public var parameter: Int
+        package var parameter: Int
     }
 }

@@ -17,9 +17,9 @@
 /// ```swift
 /// let statements = PostgresRenderer.ddl(for: schema)   // tables in dependency order, then indexes
 /// ```
-public enum PostgresRenderer {
+package enum PostgresRenderer {
     /// The PostgreSQL type of a schema type.
-    public static func sqlType(_ type: ColumnType) -> String {
+    package static func sqlType(_ type: ColumnType) -> String {
         switch type {
         case .int: "BIGINT"
         case .double: "DOUBLE PRECISION"
@@ -34,7 +34,7 @@ public enum PostgresRenderer {
 
     /// The SQL expression a default renders to on PostgreSQL (without `DEFAULT`): literals by
     /// the column's type, `now` as `CURRENT_TIMESTAMP`.
-    public static func defaultSQL(_ value: DefaultValue, type: ColumnType) -> String {
+    package static func defaultSQL(_ value: DefaultValue, type: ColumnType) -> String {
         switch value {
         case .integer(let number):
             switch type {
@@ -57,7 +57,7 @@ public enum PostgresRenderer {
     /// declared: SQLite matches names without regard to case, PostgreSQL folds an unquoted name
     /// to lower case, and the DDL quotes every name (`authorId = 1` → `"authorId" = 1`). Function
     /// calls, literals (`x'00'`) and parameters (`:x`, `@x`, `?1`) are left alone.
-    public static func quotingNames(_ sql: String, names: [String]) -> String {
+    package static func quotingNames(_ sql: String, names: [String]) -> String {
         let tokens = SQLTokenizer.expressionTokens(of: sql)
         var result = ""
         var position = sql.startIndex
@@ -81,7 +81,7 @@ public enum PostgresRenderer {
     }
 
     /// The column definition inside `CREATE TABLE` (also `ALTER TABLE … ADD COLUMN`'s).
-    public static func columnDefinition(_ column: Column, in table: Table) -> String {
+    package static func columnDefinition(_ column: Column, in table: Table) -> String {
         let name = SQLRenderer.quoteIdentifier(column.sqlName)
         var parts = [name, sqlType(column.type)]
         if let collation = column.collation.flatMap(collationSQL) { parts.append("COLLATE " + collation) }
@@ -120,7 +120,7 @@ public enum PostgresRenderer {
     }
 
     /// `CREATE TABLE` for `table`.
-    public static func createTableSQL(_ table: Table, in schema: Schema) -> String {
+    package static func createTableSQL(_ table: Table, in schema: Schema) -> String {
         var lines = table.columns.map { columnDefinition($0, in: table) }
         if table.primaryKey.count > 1 {
             let names = table.primaryKeyColumns.map { SQLRenderer.quoteIdentifier($0.sqlName) }
@@ -136,7 +136,7 @@ public enum PostgresRenderer {
     }
 
     /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]`: SQLite's, with the names of the condition quoted.
-    public static func createIndexSQL(_ index: Index, on table: Table) -> String {
+    package static func createIndexSQL(_ index: Index, on table: Table) -> String {
         var quoted = index
         quoted.whereClause = index.whereClause.map { quotingNames($0, names: columnNames(table)) }
         // PostgreSQL wants an expression key in parentheses (a function call aside).
@@ -146,17 +146,17 @@ public enum PostgresRenderer {
 
     /// The name of the nondeterministic ICU collation `nocase` maps to, created by
     /// ``nocaseCollationSQL`` before the first table that uses it.
-    public static let nocaseCollation = "strata_nocase"
+    package static let nocaseCollation = "strata_nocase"
 
     /// `CREATE COLLATION IF NOT EXISTS strata_nocase (…)`: case-insensitive comparison
     /// (ICU's secondary strength: letters differing only in case are equal, accents still count).
-    public static let nocaseCollationSQL =
+    package static let nocaseCollationSQL =
         "CREATE COLLATION IF NOT EXISTS \(nocaseCollation) (provider = icu, locale = 'und-u-ks-level2', deterministic = false)"
 
     /// A collation of the schema as PostgreSQL names it: `binary` is `"C"`, `nocase` is
     /// ``nocaseCollation``; nil for the collations PostgreSQL has no equivalent of (`rtrim`,
     /// the app's own), which the schema check refuses with the PostgreSQL dialect.
-    public static func collationSQL(_ name: String) -> String? {
+    package static func collationSQL(_ name: String) -> String? {
         switch SQLName.fold(name) {
         case "binary": "\"C\""
         case "nocase": nocaseCollation
@@ -173,13 +173,13 @@ public enum PostgresRenderer {
     }
 
     /// A view's `CREATE VIEW`, with the schema's table and column names quoted.
-    public static func createViewSQL(_ view: SQLObject, in schema: Schema) -> String {
+    package static func createViewSQL(_ view: SQLObject, in schema: Schema) -> String {
         quotingNames(SQLRenderer.createViewSQL(view), names: allNames(schema))
     }
 
     /// Every statement that creates the schema on PostgreSQL: tables in dependency order, then
     /// their indexes, then the views (after the `nocase` collation, when the schema uses it). (`search:` and `triggers:` are refused with the dialect.)
-    public static func ddl(for schema: Schema) -> [String] {
+    package static func ddl(for schema: Schema) -> [String] {
         let tables = SQLRenderer.dependencyOrder(schema)
         var statements = usesNocase(schema) ? [nocaseCollationSQL] : []
         statements += tables.map { createTableSQL($0, in: schema) }

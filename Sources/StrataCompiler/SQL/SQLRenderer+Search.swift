@@ -7,7 +7,7 @@ extension SQLRenderer {
     }
 
     /// `CREATE VIRTUAL TABLE "T_fts" USING fts5("a", "b", content='T', tokenize='…')`.
-    public static func createSearchTableSQL(_ search: FullTextSearch, of table: Table) -> String {
+    package static func createSearchTableSQL(_ search: FullTextSearch, of table: Table) -> String {
         var arguments = searchColumnNames(search, of: table).map(quoteIdentifier)
         arguments.append("content=\(quoteLiteral(table.sqlName))")
         if let tokenizer = search.tokenizer { arguments.append("tokenize=\(quoteLiteral(tokenizer))") }
@@ -16,7 +16,7 @@ extension SQLRenderer {
 
     /// The three triggers (after insert, delete and update on the table) that keep the index
     /// in sync with the table.
-    public static func searchTriggerSQL(_ search: FullTextSearch, of table: Table) -> [String] {
+    package static func searchTriggerSQL(_ search: FullTextSearch, of table: Table) -> [String] {
         let fts = quoteIdentifier(table.searchTableName)
         let names = searchColumnNames(search, of: table).map(quoteIdentifier)
         let columnList = (["rowid"] + names).joined(separator: ", ")
@@ -36,13 +36,13 @@ extension SQLRenderer {
     }
 
     /// `INSERT INTO "T_fts" ("T_fts") VALUES ('rebuild')`: fills the index from the table's rows.
-    public static func rebuildSearchSQL(_ searchTableName: String) -> String {
+    package static func rebuildSearchSQL(_ searchTableName: String) -> String {
         let fts = quoteIdentifier(searchTableName)
         return "INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')"
     }
 
     /// Every statement that creates the search objects of `schema`'s tables.
-    public static func searchDDL(for schema: Schema) -> [String] {
+    package static func searchDDL(for schema: Schema) -> [String] {
         schema.tables.flatMap { table -> [String] in
             guard let search = table.search else { return [] }
             return [createSearchTableSQL(search, of: table)] + searchTriggerSQL(search, of: table)

@@ -8,19 +8,19 @@ import Strata
 /// ```swift
 /// let statements = SQLRenderer.ddl(for: schema)   // tables in dependency order, then indexes
 /// ```
-public enum SQLRenderer {
+package enum SQLRenderer {
     /// `name` as a quoted SQL identifier: `order` → `"order"`, `a"b` → `"a""b"`.
-    public static func quoteIdentifier(_ name: String) -> String {
+    package static func quoteIdentifier(_ name: String) -> String {
         SQLQuoting.identifier(name)
     }
 
     /// `text` as an SQL string literal: `it's` → `'it''s'`.
-    public static func quoteLiteral(_ text: String) -> String {
+    package static func quoteLiteral(_ text: String) -> String {
         SQLQuoting.literal(text)
     }
 
     /// The SQL expression a default renders to (without the `DEFAULT` keyword).
-    public static func defaultSQL(_ value: DefaultValue) -> String {
+    package static func defaultSQL(_ value: DefaultValue) -> String {
         switch value {
         case .integer(let number): String(number)
         case .real(let number): number.isFinite ? "\(number)" : "NULL"
@@ -34,7 +34,7 @@ public enum SQLRenderer {
 
     /// The SQL expression `value` renders to as the default of `column`: for a date column with
     /// `dateFormat:`, `now` and a date literal in that format (`(unixepoch())`, `1700000000`).
-    public static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
+    package static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
         guard let storage = column.dateFormat else { return defaultSQL(value) }
         switch value {
         case .now: return storage.nowSQL
@@ -47,7 +47,7 @@ public enum SQLRenderer {
     }
 
     /// The column definition inside `CREATE TABLE`.
-    public static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
+    package static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
         var parts = [quoteIdentifier(column.sqlName)]
         let sqlType = column.sqlType ?? column.storageSQLType
         if !sqlType.isEmpty { parts.append(sqlType) }
@@ -82,7 +82,7 @@ public enum SQLRenderer {
     }
 
     /// `CREATE TABLE` for `table`; foreign keys name the referenced table's SQL names.
-    public static func createTableSQL(_ table: Table, in schema: Schema) -> String {
+    package static func createTableSQL(_ table: Table, in schema: Schema) -> String {
         createTableSQL(table, in: schema, name: table.sqlName, checks: true)
     }
 
@@ -121,7 +121,7 @@ public enum SQLRenderer {
     }
 
     /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]` for an index of `table`.
-    public static func createIndexSQL(_ index: Index, on table: Table) -> String {
+    package static func createIndexSQL(_ index: Index, on table: Table) -> String {
         createIndexSQL(index, on: table, collationSQL: Collation.sql)
     }
 
@@ -144,7 +144,7 @@ public enum SQLRenderer {
     /// before the tables that reference it; otherwise declaration order), then their indexes, the
     /// full-text search tables and their triggers (`search:`), the views and the triggers.
     /// The first migration, the migration verifier and the build-time checks all use it.
-    public static func ddl(for schema: Schema) -> [String] {
+    package static func ddl(for schema: Schema) -> [String] {
         let tables = dependencyOrder(schema)
         var statements: [String] = tables.map { createTableSQL($0, in: schema) }
         statements += tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
@@ -156,14 +156,14 @@ public enum SQLRenderer {
 
     /// `CREATE VIEW "name" AS <select>` for a declared view; a view declared with a whole
     /// `CREATE VIEW` statement is taken as written.
-    public static func createViewSQL(_ view: SQLObject) -> String {
+    package static func createViewSQL(_ view: SQLObject) -> String {
         let first = SQLTokenizer.tokenize(view.sql).first?.text.uppercased()
         return first == "CREATE" ? view.sql : "CREATE VIEW \(quoteIdentifier(view.name)) AS \(view.sql)"
     }
 
     /// The tables of `schema` ordered so that each comes after the tables it references
     /// (self references and cycles keep declaration order).
-    public static func dependencyOrder(_ schema: Schema) -> [Table] {
+    package static func dependencyOrder(_ schema: Schema) -> [Table] {
         var ordered: [Table] = []
         var placed: Set<String> = []
         var visiting: Set<String> = []
@@ -190,7 +190,7 @@ public enum SQLRenderer {
     ///
     /// `notExpired` is a condition every row must also meet (an expiring table's, see
     /// ``Expiry``): it follows the query's own condition, so its parameters come after those.
-    public static func selectSQL(_ query: Query, on table: Table, notExpired: String? = nil) -> String {
+    package static func selectSQL(_ query: Query, on table: Table, notExpired: String? = nil) -> String {
         let from = " FROM \(quoteIdentifier(table.sqlName))"
         var condition = query.whereClause.map { " WHERE " + endingLineComment($0) } ?? ""
         if let notExpired {

@@ -10,15 +10,15 @@
 /// SQLName.same("Items", "items")   // true
 /// SQLName.same("café", "CAFÉ")     // false: SQLite folds ASCII only
 /// ```
-public enum SQLName {
+package enum SQLName {
     /// A name in comparable form: hashable, equal exactly when SQLite takes two names for the same.
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         let bytes: [UInt8]
     }
 
     /// `name` with ASCII upper-case letters lowered and everything else unchanged (for
     /// canonical text; compare names with ``same(_:_:)`` or ``key(_:)``).
-    public static func fold(_ name: String) -> String {
+    package static func fold(_ name: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
             if scalar.value >= 65 && scalar.value <= 90, let lower = Unicode.Scalar(scalar.value + 32) {
@@ -31,12 +31,12 @@ public enum SQLName {
     }
 
     /// The comparable form of `name`.
-    public static func key(_ name: String) -> Key {
+    package static func key(_ name: String) -> Key {
         Key(bytes: name.utf8.map(folded))
     }
 
     /// Whether SQLite takes `a` and `b` for the same name.
-    public static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         var left = a.utf8.makeIterator()
         var right = b.utf8.makeIterator()
         while true {
@@ -53,7 +53,7 @@ public enum SQLName {
 
     /// Whether `a` and `b` are spelled exactly alike (byte for byte, not up to Unicode
     /// canonical equivalence as Swift's `==` is).
-    public static func identical(_ a: String, _ b: String) -> Bool {
+    package static func identical(_ a: String, _ b: String) -> Bool {
         a.utf8.elementsEqual(b.utf8)
     }
 }

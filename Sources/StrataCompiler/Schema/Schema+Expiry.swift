@@ -10,9 +10,9 @@
 ///
 /// The column and the index are ordinary parts of the table once decoded: DDL, migrations and
 /// the record struct treat them like any declared column and index.
-public enum Expiry {
+package enum Expiry {
     /// The Swift and SQL name of the column `expires: true` adds.
-    public static let columnName = "expiresAt"
+    package static let columnName = "expiresAt"
 
     /// The column `expires: true` adds: `expiresAt: Date?`, NULL for a row that never expires.
     static func column(location: SourceLocation?) -> Column {
@@ -32,7 +32,7 @@ public enum Expiry {
 
     /// `("expiresAt" IS NULL OR "expiresAt" > <now>)`: the condition a row that has not expired
     /// meets, with `now` the SQL of the current time's parameter (dates compare as their text).
-    public static func notExpiredCondition(now: String, qualifier: String? = nil) -> String {
+    package static func notExpiredCondition(now: String, qualifier: String? = nil) -> String {
         let column = (qualifier.map { $0 + "." } ?? "") + SQLRenderer.quoteIdentifier(columnName)
         return "(\(column) IS NULL OR \(column) > \(now))"
     }
@@ -40,5 +40,5 @@ public enum Expiry {
 
 extension Table {
     /// The `expiresAt` column of a table with `expires: true`.
-    public var expiresAtColumn: Column? { expires ? column(named: Expiry.columnName) : nil }
+    package var expiresAtColumn: Column? { expires ? column(named: Expiry.columnName) : nil }
 }

@@ -9,16 +9,16 @@
 ///
 /// For table `T` Strata owns the virtual table `T_fts` and the triggers `T_fts_insert`,
 /// `T_fts_delete` and `T_fts_update` on `T`; migrations create, change and drop them.
-public struct FullTextSearch: Hashable, Sendable {
+package struct FullTextSearch: Hashable, Sendable {
     /// The indexed columns (Swift names), in index order.
-    public var columns: [String]
+    package var columns: [String]
     /// The FTS5 `tokenize` option (`unicode61 remove_diacritics 2`); nil uses FTS5's default.
-    public var tokenizer: String?
+    package var tokenizer: String?
     /// Where `search:` is written.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
     /// Creates a search option.
-    public init(columns: [String], tokenizer: String? = nil, location: SourceLocation? = nil) {
+    package init(columns: [String], tokenizer: String? = nil, location: SourceLocation? = nil) {
         self.columns = columns
         self.tokenizer = tokenizer
         self.location = location
@@ -32,5 +32,5 @@ public struct FullTextSearch: Hashable, Sendable {
 
 extension Table {
     /// The SQL name of the table's FTS5 index: `<table>_fts`.
-    public var searchTableName: String { sqlName + FullTextSearch.tableSuffix }
+    package var searchTableName: String { sqlName + FullTextSearch.tableSuffix }
 }

@@ -2,23 +2,23 @@ import Strata
 
 /// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
 /// Swift rendering, introspection and diff) works on.
-public struct Schema: Hashable, Sendable {
+package struct Schema: Hashable, Sendable {
     /// Options of the `options:` section.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// Tables are created `STRICT`.
-        public var strict: Bool
+        package var strict: Bool
         /// `PRAGMA foreign_keys = ON` on every connection.
-        public var foreignKeys: Bool
+        package var foreignKeys: Bool
         /// `dialects:`: the SQL databases code and migrations are generated for (always SQLite;
         /// `[sqlite, postgres]` adds the PostgreSQL DDL, migrations and async DAOs).
-        public var dialects: [Dialect]
+        package var dialects: [Dialect]
         /// `collations:`: the names of the collations the app registers itself
         /// (`Database.Configuration(collations:)`), which columns may then name in `collate:`
         /// beside the built-in `binary`, `nocase` and `rtrim`.
-        public var collations: [String] = []
+        package var collations: [String] = []
 
         /// Creates options; the defaults are the schema language's defaults.
-        public init(strict: Bool = true, foreignKeys: Bool = true, dialects: [Dialect] = [.sqlite], collations: [String] = []) {
+        package init(strict: Bool = true, foreignKeys: Bool = true, dialects: [Dialect] = [.sqlite], collations: [String] = []) {
             self.strict = strict
             self.foreignKeys = foreignKeys
             self.dialects = dialects
@@ -27,29 +27,29 @@ public struct Schema: Hashable, Sendable {
     }
 
     /// Whether `options: { dialects: }` includes PostgreSQL.
-    public var targetsPostgres: Bool { options.dialects.contains(.postgres) }
+    package var targetsPostgres: Bool { options.dialects.contains(.postgres) }
 
     /// The Swift namespace of the generated code (`database:`, or the file stem).
-    public var name: String
+    package var name: String
     /// The schema file this model came from.
-    public var sourcePath: String
+    package var sourcePath: String
     /// The `options:` section.
-    public var options: Options
+    package var options: Options
     /// The tables, in declaration order.
-    public var tables: [Table] {
+    package var tables: [Table] {
         didSet {
             tableNames.reset()
             referencingTables.reset()
         }
     }
     /// Top-level `views:`, in declaration order: created after the tables, kept by migrations.
-    public var views: [SQLObject] = []
+    package var views: [SQLObject] = []
     /// Top-level `triggers:`, in declaration order: created after the views.
-    public var triggers: [SQLObject] = []
+    package var triggers: [SQLObject] = []
     /// The top-level `queries:`, in declaration order.
-    public var queries: [SQLQuery] = []
+    package var queries: [SQLQuery] = []
     /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
-    public var typedQueries: [TypedQuery] = []
+    package var typedQueries: [TypedQuery] = []
     /// The in-memory database validation executed this schema's DDL in (set by
     /// ``SchemaLoader``), which the later stages reuse instead of executing the DDL again;
     /// ``SQLiteChecker/declaredDatabase(of:)`` uses it only while it holds exactly this
@@ -57,7 +57,7 @@ public struct Schema: Hashable, Sendable {
     var validatedDatabase = ValidatedDatabase()
 
     /// Creates a schema.
-    public init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
+    package init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
         self.name = name
         self.sourcePath = sourcePath
         self.options = options
@@ -73,7 +73,7 @@ public struct Schema: Hashable, Sendable {
     }
 
     /// The table whose record name or SQL name is `name` (a record name first).
-    public func table(named name: String) -> Table? {
+    package func table(named name: String) -> Table? {
         let names = tableNames.index {
             TableNames(byRecordName: firstPositions(of: tables, key: \.recordName), bySQLName: firstPositions(of: tables, key: \.sqlName))
         }
@@ -103,7 +103,7 @@ public struct Schema: Hashable, Sendable {
 }
 
 /// An SQL database the schema is compiled for (`options: { dialects: [sqlite, postgres] }`).
-public enum Dialect: String, Hashable, Sendable, CaseIterable {
+package enum Dialect: String, Hashable, Sendable, CaseIterable {
     /// SQLite: always on; its migrations are the reference the others are planned from.
     case sqlite
     /// PostgreSQL: DDL, `<Name>.migrations/postgres/` and `<Record>PostgresDAO`s.
@@ -111,41 +111,41 @@ public enum Dialect: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One table: a record type in Swift, a table in SQL.
-public struct Table: Hashable, Sendable {
+package struct Table: Hashable, Sendable {
     /// The Swift record type name (the key under `tables:`).
-    public var recordName: String
+    package var recordName: String
     /// The SQL table name (`table:`, or the record name).
-    public var sqlName: String
+    package var sqlName: String
     /// Documentation carried into the generated code.
-    public var doc: String?
+    package var doc: String?
     /// Columns in declaration order.
-    public var columns: [Column]
+    package var columns: [Column]
     /// The primary key: column names (Swift names), in key order.
-    public var primaryKey: [String]
+    package var primaryKey: [String]
     /// Indexes in declaration order.
-    public var indexes: [Index]
+    package var indexes: [Index]
     /// Named queries in declaration order.
-    public var queries: [Query]
+    package var queries: [Query]
     /// The previous SQL name of the table: a migration hint.
-    public var renamedFrom: String?
+    package var renamedFrom: String?
     /// Where the table is declared.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// `strict:` on the table: overrides `options: { strict: }` for this table; nil follows it.
-    public var strict: Bool?
+    package var strict: Bool?
     /// `withoutRowid: true`: the table is created `WITHOUT ROWID`.
-    public var isWithoutRowid: Bool = false
+    package var isWithoutRowid: Bool = false
     /// `checks:`: CHECK constraints of the table (not of one column), as SQL expressions.
-    public var checks: [String] = []
+    package var checks: [String] = []
     /// `unique:`: UNIQUE constraints over several columns, each a list of Swift column names.
-    public var uniqueConstraints: [[String]] = []
+    package var uniqueConstraints: [[String]] = []
     /// `search:`: the full-text index of the table (an external-content FTS5 table), if any.
-    public var search: FullTextSearch?
+    package var search: FullTextSearch?
     /// `expires: true`: the table has an `expiresAt` column (see ``Expiry``) and reads leave out
     /// expired rows.
-    public var expires: Bool = false
+    package var expires: Bool = false
 
     /// Creates a table.
-    public init(
+    package init(
         recordName: String, sqlName: String? = nil, doc: String? = nil, columns: [Column] = [],
         primaryKey: [String] = [], indexes: [Index] = [], queries: [Query] = [],
         renamedFrom: String? = nil, location: SourceLocation? = nil
@@ -162,24 +162,24 @@ public struct Table: Hashable, Sendable {
     }
 
     /// The column whose Swift name or SQL name is `name`.
-    public func column(named name: String) -> Column? {
+    package func column(named name: String) -> Column? {
         columns.first { $0.name == name } ?? columns.first { $0.sqlName == name }
     }
 
     /// The columns of the primary key, in key order.
-    public var primaryKeyColumns: [Column] { primaryKey.compactMap { column(named: $0) } }
+    package var primaryKeyColumns: [Column] { primaryKey.compactMap { column(named: $0) } }
 
     /// The column SQLite assigns (`primaryKey: autoincrement`), if any.
-    public var autoincrementColumn: Column? { columns.first { $0.primaryKey == .autoincrement } }
+    package var autoincrementColumn: Column? { columns.first { $0.primaryKey == .autoincrement } }
 
     /// Whether the table is created `STRICT`: its own `strict:`, else the schema's option.
-    public func isStrict(in schema: Schema) -> Bool { strict ?? schema.options.strict }
+    package func isStrict(in schema: Schema) -> Bool { strict ?? schema.options.strict }
 }
 
 /// One column of a table.
-public struct Column: Hashable, Sendable {
+package struct Column: Hashable, Sendable {
     /// How a column takes part in the primary key when marked on the column itself.
-    public enum PrimaryKeyKind: String, Hashable, Sendable {
+    package enum PrimaryKeyKind: String, Hashable, Sendable {
         /// `primaryKey: true`.
         case plain
         /// `primaryKey: autoincrement`: an `INTEGER PRIMARY KEY AUTOINCREMENT` SQLite assigns.
@@ -187,48 +187,48 @@ public struct Column: Hashable, Sendable {
     }
 
     /// The Swift property name (the key under `columns:`).
-    public var name: String
+    package var name: String
     /// The SQL column name (`column:`, or the key).
-    public var sqlName: String
+    package var sqlName: String
     /// The declared type.
-    public var type: ColumnType
+    package var type: ColumnType
     /// Nullable (`?` or `optional: true`).
-    public var isOptional: Bool
+    package var isOptional: Bool
     /// Set when the column itself is marked `primaryKey`.
-    public var primaryKey: PrimaryKeyKind?
+    package var primaryKey: PrimaryKeyKind?
     /// `unique: true`.
-    public var isUnique: Bool
+    package var isUnique: Bool
     /// The default value, if any.
-    public var defaultValue: DefaultValue?
+    package var defaultValue: DefaultValue?
     /// An SQL `CHECK` expression.
-    public var check: String?
+    package var check: String?
     /// A foreign key, if any.
-    public var references: ForeignKey?
+    package var references: ForeignKey?
     /// The previous SQL name of the column: a migration hint.
-    public var renamedFrom: String?
+    package var renamedFrom: String?
     /// Documentation carried into the generated code.
-    public var doc: String?
+    package var doc: String?
     /// Where the column is declared.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// `sqlType:`: the declared SQL type to use in DDL instead of the type's own (an adopted
     /// database's `VARCHAR(255)`, `DATETIME` …). With it Strata adds no CHECK of its own for
     /// `bool` columns: the column is declared exactly as the database has it.
-    public var sqlType: String?
+    package var sqlType: String?
     /// `collate:`: the collation SQLite compares, sorts and indexes the column's text with
     /// (`nocase`, `rtrim`, or a collation the app registers); nil is SQLite's default, `BINARY`.
     /// Rendered `COLLATE NOCASE` in DDL and kept by every migration, table rebuilds included.
-    public var collation: String?
+    package var collation: String?
 
     /// `dateFormat:` of a `date` column when it is not the default text (`iso8601`): how the
     /// column stores its instants. Nil for every other column and for the default.
-    public var dateFormat: DateStorage?
+    package var dateFormat: DateStorage?
 
     /// The SQLite type the column's values take: the date format's for a date column with
     /// `dateFormat:`, else the type's own.
-    public var storageSQLType: String { dateFormat?.sqlType ?? type.sqlType }
+    package var storageSQLType: String { dateFormat?.sqlType ?? type.sqlType }
 
     /// Creates a column.
-    public init(
+    package init(
         name: String, sqlName: String? = nil, type: ColumnType, isOptional: Bool = false,
         primaryKey: PrimaryKeyKind? = nil, isUnique: Bool = false, defaultValue: DefaultValue? = nil,
         check: String? = nil, references: ForeignKey? = nil, renamedFrom: String? = nil,
@@ -250,7 +250,7 @@ public struct Column: Hashable, Sendable {
 }
 
 /// The types of the schema language.
-public enum ColumnType: Hashable, Sendable {
+package enum ColumnType: Hashable, Sendable {
     /// `int`: `Int`, INTEGER.
     case int
     /// `double`: `Double`, REAL.
@@ -271,7 +271,7 @@ public enum ColumnType: Hashable, Sendable {
     case json(swiftType: String)
 
     /// The spelling in a schema file.
-    public var keyword: String {
+    package var keyword: String {
         switch self {
         case .int: "int"
         case .double: "double"
@@ -286,7 +286,7 @@ public enum ColumnType: Hashable, Sendable {
     }
 
     /// The SQLite storage type used in DDL.
-    public var sqlType: String {
+    package var sqlType: String {
         switch self {
         case .int, .bool: "INTEGER"
         case .double: "REAL"
@@ -296,20 +296,20 @@ public enum ColumnType: Hashable, Sendable {
     }
 
     /// The keywords of the built-in types, for diagnostics.
-    public static let keywords = ["int", "double", "bool", "text", "blob", "date", "uuid", "enum", "json"]
+    package static let keywords = ["int", "double", "bool", "text", "blob", "date", "uuid", "enum", "json"]
 }
 
 /// A view or a trigger of the top-level `views:` / `triggers:`, kept as SQL.
-public struct SQLObject: Hashable, Sendable {
+package struct SQLObject: Hashable, Sendable {
     /// The name (the key in the schema file).
-    public var name: String
+    package var name: String
     /// A view's `SELECT` (or a whole `CREATE VIEW`); a trigger's `CREATE TRIGGER` statement.
-    public var sql: String
+    package var sql: String
     /// Where it is declared.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
     /// Creates a view or trigger.
-    public init(name: String, sql: String, location: SourceLocation? = nil) {
+    package init(name: String, sql: String, location: SourceLocation? = nil) {
         self.name = name
         self.sql = sql
         self.location = location
@@ -317,7 +317,7 @@ public struct SQLObject: Hashable, Sendable {
 }
 
 /// A column's default value.
-public enum DefaultValue: Hashable, Sendable {
+package enum DefaultValue: Hashable, Sendable {
     /// An integer literal (also used for `int` columns).
     case integer(Int)
     /// A floating-point literal.
@@ -335,9 +335,9 @@ public enum DefaultValue: Hashable, Sendable {
 }
 
 /// A foreign key from one column to a column of another (or the same) table.
-public struct ForeignKey: Hashable, Sendable {
+package struct ForeignKey: Hashable, Sendable {
     /// What SQLite does to the child row when the parent changes.
-    public enum Action: String, Hashable, Sendable, CaseIterable {
+    package enum Action: String, Hashable, Sendable, CaseIterable {
         case cascade
         case setNull
         case setDefault
@@ -345,7 +345,7 @@ public struct ForeignKey: Hashable, Sendable {
         case noAction
 
         /// The SQL spelling (`ON DELETE CASCADE` …).
-        public var sql: String {
+        package var sql: String {
             switch self {
             case .cascade: "CASCADE"
             case .setNull: "SET NULL"
@@ -357,16 +357,16 @@ public struct ForeignKey: Hashable, Sendable {
     }
 
     /// The referenced table's record name.
-    public var table: String
+    package var table: String
     /// The referenced column's Swift name.
-    public var column: String
+    package var column: String
     /// `onDelete`.
-    public var onDelete: Action?
+    package var onDelete: Action?
     /// `onUpdate`.
-    public var onUpdate: Action?
+    package var onUpdate: Action?
 
     /// Creates a foreign key.
-    public init(table: String, column: String, onDelete: Action? = nil, onUpdate: Action? = nil) {
+    package init(table: String, column: String, onDelete: Action? = nil, onUpdate: Action? = nil) {
         self.table = table
         self.column = column
         self.onDelete = onDelete
@@ -375,39 +375,39 @@ public struct ForeignKey: Hashable, Sendable {
 }
 
 /// An index of a table.
-public struct Index: Hashable, Sendable {
+package struct Index: Hashable, Sendable {
     /// How one key column of an index is ordered: `"name COLLATE NOCASE"`, `"due DESC"`.
-    public struct KeyOptions: Hashable, Sendable {
+    package struct KeyOptions: Hashable, Sendable {
         /// `COLLATE x` on the key; nil uses the column's own collation.
-        public var collation: String?
+        package var collation: String?
         /// `DESC`.
-        public var isDescending: Bool
+        package var isDescending: Bool
 
         /// Creates key options; the defaults are a plain key.
-        public init(collation: String? = nil, isDescending: Bool = false) {
+        package init(collation: String? = nil, isDescending: Bool = false) {
             self.collation = collation
             self.isDescending = isDescending
         }
     }
 
     /// The SQL name: given, or `<table>_<col1>_<col2>…` (`_unique` is not appended).
-    public var name: String
+    package var name: String
     /// Column names (Swift names), in index order; empty for an index on an ``expression``.
-    public var columns: [String]
+    package var columns: [String]
     /// The collation and order of each of ``columns`` (same count), or empty when every key is
     /// plain.
-    public var keyOptions: [KeyOptions] = []
+    package var keyOptions: [KeyOptions] = []
     /// `expression:`: the SQL expression the index is on (`lower(email)`), instead of columns.
-    public var expression: String?
+    package var expression: String?
     /// `unique: true`.
-    public var isUnique: Bool
+    package var isUnique: Bool
     /// A partial index's `WHERE` condition.
-    public var whereClause: String?
+    package var whereClause: String?
     /// Where the index is declared.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
     /// Creates an index.
-    public init(name: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, location: SourceLocation? = nil) {
+    package init(name: String, columns: [String], isUnique: Bool = false, whereClause: String? = nil, location: SourceLocation? = nil) {
         self.name = name
         self.columns = columns
         self.isUnique = isUnique
@@ -416,33 +416,33 @@ public struct Index: Hashable, Sendable {
     }
 
     /// The options of the key at `position` of ``columns``.
-    public func keyOptions(at position: Int) -> KeyOptions {
+    package func keyOptions(at position: Int) -> KeyOptions {
         position < keyOptions.count ? keyOptions[position] : KeyOptions()
     }
 }
 
 /// SQLite's built-in collations, as the schema language spells them (`collate:`).
-public enum Collation {
+package enum Collation {
     /// `binary`, `nocase`, `rtrim`.
-    public static let builtIn = ["binary", "nocase", "rtrim"]
+    package static let builtIn = ["binary", "nocase", "rtrim"]
 
     /// Whether `name` is one of SQLite's built-in collations (names compare case-insensitively).
-    public static func isBuiltIn(_ name: String) -> Bool {
+    package static func isBuiltIn(_ name: String) -> Bool {
         builtIn.contains(SQLName.fold(name))
     }
 
     /// `name` as DDL writes it: `NOCASE` for a built-in collation, the name itself otherwise
     /// (quoted when it is not a plain identifier).
-    public static func sql(_ name: String) -> String {
+    package static func sql(_ name: String) -> String {
         if isBuiltIn(name) { return name.uppercased() }
         return SchemaDecoder.isCollationName(name) ? name : SQLQuoting.identifier(name)
     }
 }
 
 /// A named query: one typed DAO method.
-public struct Query: Hashable, Sendable {
+package struct Query: Hashable, Sendable {
     /// What the generated method returns.
-    public enum Returns: String, Hashable, Sendable, CaseIterable {
+    package enum Returns: String, Hashable, Sendable, CaseIterable {
         /// `[Record]`.
         case many
         /// `Record?`.
@@ -454,25 +454,25 @@ public struct Query: Hashable, Sendable {
     }
 
     /// `limit:`: a number or a `:name` parameter.
-    public enum Limit: Hashable, Sendable {
+    package enum Limit: Hashable, Sendable {
         case fixed(Int)
         case parameter(String)
     }
 
     /// One `:name` parameter of the query, in order of first appearance.
-    public struct Parameter: Hashable, Sendable {
+    package struct Parameter: Hashable, Sendable {
         /// The name after the colon; also the Swift argument label.
-        public var name: String
+        package var name: String
         /// The Swift/SQL type, inferred from the compared column or given in `params:`.
-        public var type: ColumnType
+        package var type: ColumnType
         /// Whether `nil` may be passed.
-        public var isOptional: Bool
+        package var isOptional: Bool
         /// The `dateFormat:` of the date column the parameter is compared with, when it is not
         /// the default: the generated code binds the date in that format.
-        public var dateFormat: DateStorage?
+        package var dateFormat: DateStorage?
 
         /// Creates a parameter.
-        public init(name: String, type: ColumnType, isOptional: Bool = false) {
+        package init(name: String, type: ColumnType, isOptional: Bool = false) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
@@ -480,24 +480,24 @@ public struct Query: Hashable, Sendable {
     }
 
     /// The method name (the key under `queries:`).
-    public var name: String
+    package var name: String
     /// The SQL condition, with `:name` parameters.
-    public var whereClause: String?
+    package var whereClause: String?
     /// The SQL ordering.
-    public var orderBy: String?
+    package var orderBy: String?
     /// The row limit.
-    public var limit: Limit?
+    package var limit: Limit?
     /// What the method returns.
-    public var returns: Returns
+    package var returns: Returns
     /// The parameters, in order of first appearance in `where`, then `limit`.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
     /// Documentation carried into the generated code (`doc:`).
-    public var doc: String?
+    package var doc: String?
     /// Where the query is declared.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
     /// Creates a query.
-    public init(
+    package init(
         name: String, whereClause: String? = nil, orderBy: String? = nil, limit: Limit? = nil,
         returns: Returns = .many, parameters: [Parameter] = [], doc: String? = nil,
         location: SourceLocation? = nil

@@ -5,11 +5,11 @@
 /// ```swift
 /// SchemaKeys.accepted["tables.*.indexes[]"]   // ["columns", "expression", "name", "unique", "where"]
 /// ```
-public enum SchemaKeys {
+package enum SchemaKeys {
     /// Key lists by location: `""` is the file itself, `a.b` a mapping under a fixed key, `*` any
     /// name (a table, a column, a query) and `[]` any item of a list. Every mapping whose keys
     /// the decoder checks has an entry here; the decoder reads its lists from the same constants.
-    public static let accepted: [String: [String]] = [
+    package static let accepted: [String: [String]] = [
         "": SchemaDecoder.topLevelKeys,
         "options": SchemaDecoder.optionKeys,
         "tables.*": SchemaDecoder.tableKeys,
@@ -22,7 +22,7 @@ public enum SchemaKeys {
 
     /// The values of the schema language's fixed vocabularies, by the key that takes them
     /// (`"type"` lists the type keywords; a trailing `?` is allowed on top of them).
-    public static let acceptedValues: [String: [String]] = [
+    package static let acceptedValues: [String: [String]] = [
         "type": ColumnType.keywords,
         "onDelete": ForeignKey.Action.allCases.map(\.rawValue),
         "onUpdate": ForeignKey.Action.allCases.map(\.rawValue),

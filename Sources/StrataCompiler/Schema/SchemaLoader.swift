@@ -9,16 +9,16 @@
 /// ```
 ///
 /// Every problem of a file is reported together, sorted by position.
-public enum SchemaLoader {
+package enum SchemaLoader {
     /// The largest schema file Strata reads, in bytes (16 MiB: about 23,000 tables of eight
     /// columns with an index and two queries each). A larger file is refused at once, before it
     /// is read, with an error at its first line: SQLite's cost of creating one more table grows
     /// with the number of tables already created, so checking far larger schemas would take
     /// minutes. See docs/Benchmarks.md, "The generator".
-    public static let maximumFileSize = 16 * 1024 * 1024
+    package static let maximumFileSize = 16 * 1024 * 1024
 
     /// Loads and validates the schema at `path`; throws ``DiagnosticsError`` with every problem.
-    public static func load(path: String) throws -> Schema {
+    package static func load(path: String) throws -> Schema {
         let (schema, diagnostics) = check(path: path)
         guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw DiagnosticsError(diagnostics)
@@ -28,12 +28,12 @@ public enum SchemaLoader {
 
     /// Loads and validates schema text; `path` names the file in diagnostics and gives the
     /// default database name.
-    public static func load(contents: String, path: String) throws -> Schema {
+    package static func load(contents: String, path: String) throws -> Schema {
         try load(bytes: Array(contents.utf8), path: path)
     }
 
     /// Loads and validates schema bytes; `path` names the file in diagnostics.
-    public static func load(bytes: [UInt8], path: String) throws -> Schema {
+    package static func load(bytes: [UInt8], path: String) throws -> Schema {
         let (schema, diagnostics) = check(bytes: bytes, path: path)
         guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw DiagnosticsError(diagnostics)
@@ -43,13 +43,13 @@ public enum SchemaLoader {
 
     /// Reads the file at `path` and checks it: the schema when it has no errors, and every
     /// diagnostic, sorted by position.
-    public static func check(path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
+    package static func check(path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
         let compiled = compile(path: path)
         return (compiled.schema, compiled.diagnostics)
     }
 
     /// Checks schema bytes: the schema when it has no errors, and every diagnostic, sorted.
-    public static func check(bytes: [UInt8], path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
+    package static func check(bytes: [UInt8], path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
         let compiled = compile(bytes: bytes, path: path)
         return (compiled.schema, compiled.diagnostics)
     }

@@ -1,27 +1,27 @@
 /// The SQL and names of one table's DAO, computed once: what the Swift renderer prints and what
 /// tests and the query checker can inspect.
-public struct DAOPlan {
+package struct DAOPlan {
     /// A navigation method along a foreign key.
-    public struct Navigation: Hashable, Sendable {
+    package struct Navigation: Hashable, Sendable {
         /// The method name (`author`, `books`).
-        public var methodName: String
+        package var methodName: String
         /// The table the method returns records of.
-        public var target: Table
+        package var target: Table
         /// True for child → parent (`book.author`), false for parent → children.
-        public var isToParent: Bool
+        package var isToParent: Bool
         /// The column of this DAO's record whose value is bound.
-        public var boundColumn: Column
+        package var boundColumn: Column
         /// The foreign-key column (in the child table).
-        public var foreignKeyColumn: Column
+        package var foreignKeyColumn: Column
         /// The SQL.
-        public var sql: String
+        package var sql: String
     }
 
     let table: Table
     let schema: Schema
 
     /// Plans the DAO of `table` in `schema`.
-    public init(table: Table, schema: Schema) {
+    package init(table: Table, schema: Schema) {
         self.table = table
         self.schema = schema
     }
@@ -29,11 +29,11 @@ public struct DAOPlan {
     static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
 
     /// The quoted table name.
-    public var tableName: String { Self.quoted(table.sqlName) }
+    package var tableName: String { Self.quoted(table.sqlName) }
     /// The key columns, in key order.
-    public var keyColumns: [Column] { table.primaryKeyColumns }
+    package var keyColumns: [Column] { table.primaryKeyColumns }
     /// The columns outside the key, in declaration order.
-    public var nonKeyColumns: [Column] { table.columns.filter { !table.primaryKey.contains($0.name) } }
+    package var nonKeyColumns: [Column] { table.columns.filter { !table.primaryKey.contains($0.name) } }
 
     func columnList(_ table: Table) -> String {
         table.columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
@@ -44,7 +44,7 @@ public struct DAOPlan {
     }
 
     /// `SELECT <columns> FROM <table>`.
-    public var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
+    package var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
 
     /// `INSERT INTO t (a, b) VALUES (?, ?)`, or `INSERT INTO t DEFAULT VALUES` without columns
     /// (a table whose only column is its autoincrement key).
@@ -57,12 +57,12 @@ public struct DAOPlan {
     }
 
     /// Inserts every column.
-    public var insertSQL: String { insert(table.columns) }
+    package var insertSQL: String { insert(table.columns) }
     /// Inserts every column but the autoincrement key.
-    public var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) }
+    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) }
 
     /// Inserts, or updates every non-key column of the row with the same key.
-    public var upsertSQL: String {
+    package var upsertSQL: String {
         let conflict = keyColumns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
         if nonKeyColumns.isEmpty { return insertSQL + " ON CONFLICT (\(conflict)) DO NOTHING" }
         let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = excluded.\(Self.quoted($0.sqlName))" }
@@ -70,17 +70,17 @@ public struct DAOPlan {
     }
 
     /// Updates the non-key columns of the row with a key.
-    public var updateSQL: String {
+    package var updateSQL: String {
         let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = ?" }.joined(separator: ", ")
         return "UPDATE \(tableName) SET \(assignments) WHERE \(keyCondition(keyColumns))"
     }
 
     /// Deletes the row with a key.
-    public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
+    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
 
     /// Selects the row with a key (one that has not expired, when the table expires: the
     /// current time is parameter `keyColumns.count + 1`).
-    public var findSQL: String {
+    package var findSQL: String {
         let sql = selectSQL + " WHERE \(keyCondition(keyColumns))"
         return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
     }
@@ -89,14 +89,14 @@ public struct DAOPlan {
     /// numbered in `query.parameters` order. On an expiring table the condition that leaves
     /// expired rows out follows the query's own, its current time numbered
     /// ``queryNowIndex(_:)``.
-    public func querySQL(_ query: Query) -> String {
+    package func querySQL(_ query: Query) -> String {
         guard let index = queryNowIndex(query) else { return SQLRenderer.selectSQL(query, on: table) }
         return SQLRenderer.selectSQL(query, on: table, notExpired: Expiry.notExpiredCondition(now: "?\(index)"))
     }
 
     /// The parameter number of the current time in a named query of an expiring table (nil for
     /// other tables): after the parameters of `where`, before a `limit` parameter.
-    public func queryNowIndex(_ query: Query) -> Int? {
+    package func queryNowIndex(_ query: Query) -> Int? {
         guard table.expires else { return nil }
         return query.parameters.count - (hasLimitOnlyParameter(query) ? 1 : 0) + 1
     }
@@ -110,14 +110,14 @@ public struct DAOPlan {
     }
 
     /// Deletes the rows of an expiring table whose `expiresAt` is not after parameter 1.
-    public var purgeExpiredSQL: String {
+    package var purgeExpiredSQL: String {
         "DELETE FROM \(tableName) WHERE \(Self.quoted(Expiry.columnName)) <= ?"
     }
 
     /// The statements the generated DAO runs on its own table: select, insert, upsert, update,
     /// delete and find (not navigation; the named queries only on an expiring table, whose
     /// added condition the front end did not prepare). The validation stage prepares each.
-    public var statements: [String] {
+    package var statements: [String] {
         var statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
         if !nonKeyColumns.isEmpty { statements.append(updateSQL) }
         if table.autoincrementColumn != nil { statements.append(insertAssigningKeySQL) }
@@ -135,7 +135,7 @@ public struct DAOPlan {
 
     /// The navigation methods: to the parent along each foreign key of this table, then to the
     /// children along each foreign key of any table that refers to this one.
-    public var navigations: [Navigation] {
+    package var navigations: [Navigation] {
         var used = SwiftNames.daoMembers.union(SwiftNames.forbiddenMethodNames).union(table.queries.map(\.name))
         if table.search != nil { used.formUnion(SwiftNames.searchMembers) }
         func unique(_ name: String) -> String { SwiftNames.unique(name, among: &used) }

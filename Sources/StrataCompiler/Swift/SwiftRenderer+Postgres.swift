@@ -420,12 +420,12 @@ extension SwiftRenderer {
 
 /// The PostgreSQL SQL of one table's DAO: ``DAOPlan``'s statements with `$1, $2, …`
 /// placeholders (`$n::jsonb` for JSON values), `RETURNING` the stored row on writes.
-public struct PostgresDAOPlan {
+package struct PostgresDAOPlan {
     let base: DAOPlan
     let table: Table
 
     /// Plans the PostgreSQL DAO of `table` in `schema`.
-    public init(table: Table, schema: Schema) {
+    package init(table: Table, schema: Schema) {
         self.base = DAOPlan(table: table, schema: schema)
         self.table = table
     }
@@ -455,13 +455,13 @@ public struct PostgresDAOPlan {
     }
 
     /// `SELECT <columns> FROM <table>`.
-    public var selectSQL: String { base.selectSQL }
+    package var selectSQL: String { base.selectSQL }
     /// Inserts every column, returning the stored row.
-    public var insertSQL: String { insert(table.columns) + " RETURNING " + columnList }
+    package var insertSQL: String { insert(table.columns) + " RETURNING " + columnList }
     /// Inserts every column but the identity key, returning the stored row.
-    public var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + " RETURNING " + columnList }
+    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + " RETURNING " + columnList }
     /// Inserts, or updates every non-key column of the row with the same key; returns the row.
-    public var upsertSQL: String {
+    package var upsertSQL: String {
         let conflict = keyColumns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
         let insert = insert(table.columns)
         if nonKeyColumns.isEmpty {
@@ -473,20 +473,20 @@ public struct PostgresDAOPlan {
         return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ") + " RETURNING " + columnList
     }
     /// Updates the non-key columns of the row with a key.
-    public var updateSQL: String {
+    package var updateSQL: String {
         let assignments = nonKeyColumns.enumerated().map {
             "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = \(Self.placeholder($0.offset + 1, for: $0.element.type))"
         }
         return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(keyCondition(from: nonKeyColumns.count + 1))"
     }
     /// Deletes the row with a key.
-    public var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
+    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
     /// Selects the row with a key.
-    public var findSQL: String { selectSQL + " WHERE \(keyCondition(from: 1))" }
+    package var findSQL: String { selectSQL + " WHERE \(keyCondition(from: 1))" }
 
     /// A named query's SQL: the SQLite text with `:name` parameters numbered `$1, $2, …` in
     /// `query.parameters` order (JSON ones cast to `jsonb`).
-    public func querySQL(_ query: Query) -> String {
+    package func querySQL(_ query: Query) -> String {
         var quoted = query
         quoted.whereClause = query.whereClause.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
         quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }

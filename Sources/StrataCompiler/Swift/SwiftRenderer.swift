@@ -7,29 +7,29 @@ import Strata
 ///
 /// The output depends only on the input (no timestamps, no versions, declaration order
 /// everywhere), so the same schema gives the same bytes.
-public struct SwiftRenderer: Sendable {
+package struct SwiftRenderer: Sendable {
     /// What the renderer needs besides the schema.
-    public struct Input: Sendable {
+    package struct Input: Sendable {
         /// The validated schema.
-        public var schema: Schema
+        package var schema: Schema
         /// The schema's file name, for the header and doc remarks (`Library.schema.yml`).
-        public var sourceFileName: String
+        package var sourceFileName: String
         /// The `CREATE TABLE` statement of each table, a referenced table first
         /// (`SQLRenderer.dependencyOrder`).
-        public var createTableSQL: [String]
+        package var createTableSQL: [String]
         /// The `CREATE INDEX` statements.
-        public var createIndexSQL: [String]
+        package var createIndexSQL: [String]
         /// The migrations to embed, in version order.
-        public var migrations: [Migration]
+        package var migrations: [Migration]
         /// The PostgreSQL migrations to embed (`dialects: [sqlite, postgres]`), in version order.
-        public var postgresMigrations: [Migration]
+        package var postgresMigrations: [Migration]
         /// Whether to render the PostgreSQL DAOs and migrations: the schema targets PostgreSQL
         /// and the target may use them (the build plugin passes false for a target that does
         /// not depend on `StrataPostgres`).
-        public var rendersPostgres: Bool
+        package var rendersPostgres: Bool
 
         /// Creates an input.
-        public init(
+        package init(
             schema: Schema, sourceFileName: String, createTableSQL: [String], createIndexSQL: [String], migrations: [Migration],
             postgresMigrations: [Migration] = [], rendersPostgres: Bool? = nil
         ) {
@@ -47,7 +47,7 @@ public struct SwiftRenderer: Sendable {
     var schema: Schema { input.schema }
 
     /// Renders `input` into Swift source.
-    public static func render(_ input: Input) -> String {
+    package static func render(_ input: Input) -> String {
         SwiftRenderer(input: input).render()
     }
 

@@ -7,24 +7,24 @@ import CYAML
 /// nodes aliases may expand to, so an "alias bomb" is an error rather than a hang; nesting
 /// depth is bounded too. Tabs used for indentation, bytes that are not UTF-8, duplicate keys
 /// and files with more than one document are reported with their position.
-public enum YAMLLoader {
+package enum YAMLLoader {
     /// The deepest nesting of mappings and sequences accepted.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
     /// How many nodes aliases may expand to in one document.
-    public static let maximumAliasExpansion = 100_000
+    package static let maximumAliasExpansion = 100_000
 
     /// The outcome of loading: the root node (nil when the file is empty or unreadable) and
     /// the problems found. A non-empty `diagnostics` with a root means the problems were
     /// recoverable (duplicate keys: the first occurrence is kept).
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The document's root node.
-        public var root: YAMLNode?
+        package var root: YAMLNode?
         /// Problems found while reading.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
     }
 
     /// Loads the single document of `bytes`, attributing positions to `file`.
-    public static func load(bytes: [UInt8], file: String) -> Result {
+    package static func load(bytes: [UInt8], file: String) -> Result {
         if let problem = encodingProblem(in: bytes, file: file) {
             return Result(root: nil, diagnostics: [problem])
         }
@@ -43,7 +43,7 @@ public enum YAMLLoader {
     }
 
     /// Loads the single document of `text`.
-    public static func load(contents text: String, file: String) -> Result {
+    package static func load(contents text: String, file: String) -> Result {
         load(bytes: Array(text.utf8), file: file)
     }
 

@@ -2,9 +2,9 @@
 ///
 /// Only what a schema file needs: scalars keep their style (so `"true"` stays a string while
 /// `true` is a boolean), mappings keep their keys in order with the keys' own positions.
-public struct YAMLNode: Hashable, Sendable {
+package struct YAMLNode: Hashable, Sendable {
     /// How a scalar was written.
-    public enum ScalarStyle: Hashable, Sendable {
+    package enum ScalarStyle: Hashable, Sendable {
         /// Unquoted: may be a null, a boolean or a number.
         case plain
         /// Quoted, a block scalar (`|`, `>`), or tagged `!!str`: always a string.
@@ -12,21 +12,21 @@ public struct YAMLNode: Hashable, Sendable {
     }
 
     /// One key/value pair of a mapping.
-    public struct Pair: Hashable, Sendable {
+    package struct Pair: Hashable, Sendable {
         /// The key node (always a scalar).
-        public var key: YAMLNode
+        package var key: YAMLNode
         /// The value node.
-        public var value: YAMLNode
+        package var value: YAMLNode
 
         /// Creates a pair.
-        public init(key: YAMLNode, value: YAMLNode) {
+        package init(key: YAMLNode, value: YAMLNode) {
             self.key = key
             self.value = value
         }
     }
 
     /// What the node holds.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A scalar and how it was written.
         case scalar(String, ScalarStyle)
         /// A mapping, in document order.
@@ -36,12 +36,12 @@ public struct YAMLNode: Hashable, Sendable {
     }
 
     /// What the node holds.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the node starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a node.
-    public init(_ kind: Kind, at location: SourceLocation) {
+    package init(_ kind: Kind, at location: SourceLocation) {
         self.kind = kind
         self.location = location
     }
@@ -49,13 +49,13 @@ public struct YAMLNode: Hashable, Sendable {
 
 extension YAMLNode {
     /// The text of a scalar, whatever its style.
-    public var scalarText: String? {
+    package var scalarText: String? {
         if case .scalar(let text, _) = kind { return text }
         return nil
     }
 
     /// A string: a quoted scalar, or a plain scalar that is not a null, boolean or number.
-    public var string: String? {
+    package var string: String? {
         guard case .scalar(let text, let style) = kind else { return nil }
         if style == .quoted { return text }
         if isNull || bool != nil || int != nil || double != nil { return nil }
@@ -63,13 +63,13 @@ extension YAMLNode {
     }
 
     /// A plain `null`, `~`, `Null`, `NULL` or empty scalar.
-    public var isNull: Bool {
+    package var isNull: Bool {
         guard case .scalar(let text, .plain) = kind else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
     /// A plain `true` or `false` (also `True`, `TRUE`, …; YAML 1.2 core schema).
-    public var bool: Bool? {
+    package var bool: Bool? {
         guard case .scalar(let text, .plain) = kind else { return nil }
         switch text {
         case "true", "True", "TRUE": return true
@@ -79,7 +79,7 @@ extension YAMLNode {
     }
 
     /// A plain integer (decimal, `0x` hex or `0o` octal, optional sign).
-    public var int: Int? {
+    package var int: Int? {
         guard case .scalar(let text, .plain) = kind, !text.isEmpty else { return nil }
         var body = Substring(text)
         var negative = false
@@ -108,7 +108,7 @@ extension YAMLNode {
     }
 
     /// A plain floating-point number (also an integer); `.inf` and `.nan` are not accepted.
-    public var double: Double? {
+    package var double: Double? {
         if let int { return Double(int) }
         guard case .scalar(let text, .plain) = kind, !text.isEmpty else { return nil }
         let allowed = Set("0123456789+-.eE")
@@ -118,24 +118,24 @@ extension YAMLNode {
     }
 
     /// The pairs of a mapping.
-    public var pairs: [Pair]? {
+    package var pairs: [Pair]? {
         if case .mapping(let pairs) = kind { return pairs }
         return nil
     }
 
     /// The items of a sequence.
-    public var items: [YAMLNode]? {
+    package var items: [YAMLNode]? {
         if case .sequence(let items) = kind { return items }
         return nil
     }
 
     /// The value for a scalar key of a mapping.
-    public subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         pairs?.first { $0.key.scalarText == key }?.value
     }
 
     /// A short description of the node's kind for diagnostics: "a mapping", "a list", "'text'".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch kind {
         case .mapping: "a mapping"
         case .sequence: "a list"
