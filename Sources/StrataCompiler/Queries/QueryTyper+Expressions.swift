@@ -1,27 +1,116 @@
 import Strata
 
-// Expressions: operators, primary expressions, CASE, CAST and the common type of several values.
+// Expressions: the operators, by one precedence table, and the common type of several values.
 extension QueryTyper {
-    // MARK: - Expressions
+    // MARK: - Operators
 
-    mutating func expression(_ scope: Scope) -> ExprType { or(scope) }
-
-    mutating func or(_ scope: Scope) -> ExprType {
-        var left = and(scope)
-        while accept("OR") {
-            let right = and(scope)
-            left = logical(left, right)
-        }
-        return left
+    /// How a binary operator types its result from its operands'.
+    enum Combination {
+        /// `AND`, `OR`: a boolean; parameters are booleans.
+        case logical
+        /// `<`, `<=`, `>`, `>=`: a boolean; a parameter takes the other side's type.
+        case comparison
+        /// `&`, `|`, `<<`, `>>`: an integer.
+        case bitwise
+        /// `+`, `-`, `*`: a number; a parameter beside a number is one.
+        case arithmetic
+        /// `/`, `%`: a number that is NULL on division by zero.
+        case division
+        /// `||`: text; parameters are text.
+        case concatenation
+        /// `->`, `->>`: JSON, whose type the analysis does not know.
+        case json
     }
 
-    mutating func and(_ scope: Scope) -> ExprType {
-        var left = not(scope)
-        while accept("AND") {
-            let right = not(scope)
-            left = logical(left, right)
+    /// One level of SQLite's operator precedence (sqlite.org/lang_expr.html#operators).
+    enum PrecedenceLevel {
+        /// Left-associative binary operators (keywords upper case), each with how it types its result.
+        case binary([String: Combination])
+        /// Prefix `NOT`.
+        case not
+        /// `=`, `==`, `!=`, `<>`, `IS [NOT] [DISTINCT FROM]`, `ISNULL`, `NOTNULL`, `NOT NULL`,
+        /// `[NOT] LIKE|GLOB|MATCH|REGEXP … [ESCAPE …]`, `[NOT] BETWEEN … AND …`, `[NOT] IN …`.
+        case predicates
+    }
+
+    /// The operator precedence, loosest first; below the last level come the unary operators.
+    static let precedence: [PrecedenceLevel] = [
+        .binary(["OR": .logical]),
+        .binary(["AND": .logical]),
+        .not,
+        .predicates,
+        .binary(["<": .comparison, "<=": .comparison, ">": .comparison, ">=": .comparison]),
+        .binary(["&": .bitwise, "|": .bitwise, "<<": .bitwise, ">>": .bitwise]),
+        .binary(["+": .arithmetic, "-": .arithmetic]),
+        .binary(["*": .arithmetic, "/": .division, "%": .division]),
+        .binary(["||": .concatenation, "->": .json, "->>": .json]),
+    ]
+
+    /// An expression whose operators bind at least as tightly as `precedence[level]`.
+    mutating func expression(_ scope: Scope, level: Int = 0) -> ExprType {
+        guard level < Self.precedence.count else { return unary(scope) }
+        switch Self.precedence[level] {
+        case .not:
+            guard isKeyword("NOT") && !isKeyword("EXISTS", 1) else { return expression(scope, level: level + 1) }
+            position += 1
+            let operand = expression(scope, level: level)
+            var type = ExprType.of(.bool, optional: operand.optional && operand.parameter == nil)
+            type.aggregate = operand.aggregate
+            return type
+        case .predicates:
+            return predicates(scope, level: level)
+        case .binary(let operators):
+            var left = expression(scope, level: level + 1)
+            while let (combination, width) = binaryOperator(operators) {
+                position += width
+                let right = expression(scope, level: level + 1)
+                left = combine(combination, left, right)
+            }
+            return left
         }
-        return left
+    }
+
+    /// The operator at the current token among `operators`, and how many tokens it spans
+    /// (the tokenizer reads `->` as `-` `>`).
+    func binaryOperator(_ operators: [String: Combination]) -> (Combination, Int)? {
+        guard let token = current else { return nil }
+        switch token.kind {
+        case .word:
+            return operators[token.upper].map { ($0, 1) }
+        case .symbol:
+            if token.text == "-", let next = peek(1), next.kind == .symbol, next.text == ">" || next.text == ">>",
+               let json = operators["-" + next.text] {
+                return (json, 2)
+            }
+            return operators[token.text].map { ($0, 1) }
+        default:
+            return nil
+        }
+    }
+
+    mutating func combine(_ combination: Combination, _ left: ExprType, _ right: ExprType) -> ExprType {
+        switch combination {
+        case .logical:
+            return logical(left, right)
+        case .comparison:
+            return compare(left, right)
+        case .bitwise:
+            return arithmetic(left, right, forceInt: true)
+        case .arithmetic:
+            return arithmetic(left, right)
+        case .division:
+            var type = arithmetic(left, right)
+            type.optional = true
+            return type
+        case .concatenation:
+            use(left.parameter, left.parameterToken, as: .of(.text, optional: false))
+            use(right.parameter, right.parameterToken, as: .of(.text, optional: false))
+            var type = ExprType.of(.text, optional: left.optional || right.optional)
+            type.aggregate = left.aggregate || right.aggregate
+            return type
+        case .json:
+            return .unknown("the JSON operator ->")
+        }
     }
 
     mutating func logical(_ left: ExprType, _ right: ExprType) -> ExprType {
@@ -32,19 +121,9 @@ extension QueryTyper {
         return type
     }
 
-    mutating func not(_ scope: Scope) -> ExprType {
-        if isKeyword("NOT") && !isKeyword("EXISTS", 1) {
-            position += 1
-            let operand = not(scope)
-            var type = ExprType.of(.bool, optional: operand.optional && operand.parameter == nil)
-            type.aggregate = operand.aggregate
-            return type
-        }
-        return equality(scope)
-    }
-
-    mutating func equality(_ scope: Scope) -> ExprType {
-        var left = comparison(scope)
+    /// The predicates of `precedence[level]`; their operands are of the next level.
+    mutating func predicates(_ scope: Scope, level: Int) -> ExprType {
+        var left = expression(scope, level: level + 1)
         while let token = current {
             let start = position
             var negated = false
@@ -55,33 +134,30 @@ extension QueryTyper {
             guard let op = current else { break }
             if op.kind == .symbol, ["=", "==", "!=", "<>"].contains(op.text), !negated {
                 position += 1
-                let right = comparison(scope)
+                let right = expression(scope, level: level + 1)
                 left = compare(left, right)
             } else if op.kind == .word, op.upper == "IS", !negated {
                 position += 1
                 _ = accept("NOT")
                 if accept("DISTINCT") { _ = accept("FROM") }
-                let right = comparison(scope)
+                let right = expression(scope, level: level + 1)
                 inferEach(left, right, optional: true)
                 left = ExprType.of(.bool, optional: false)
-            } else if op.kind == .word, op.upper == "ISNULL" || op.upper == "NOTNULL" {
-                position += 1
-                left = ExprType.of(.bool, optional: false)
-            } else if op.kind == .word, op.upper == "NULL", negated {
+            } else if op.kind == .word, op.upper == "ISNULL" || op.upper == "NOTNULL" || op.upper == "NULL" && negated {
                 position += 1
                 left = ExprType.of(.bool, optional: false)
             } else if op.kind == .word, ["LIKE", "GLOB", "MATCH", "REGEXP"].contains(op.upper) {
                 position += 1
-                let right = comparison(scope)
+                let right = expression(scope, level: level + 1)
                 use(left.parameter, left.parameterToken, as: .of(.text, optional: false))
                 use(right.parameter, right.parameterToken, as: .of(.text, optional: false))
-                if accept("ESCAPE") { _ = comparison(scope) }
+                if accept("ESCAPE") { _ = expression(scope, level: level + 1) }
                 left = ExprType.of(.bool, optional: (left.optional && left.parameter == nil) || (right.optional && right.parameter == nil))
             } else if op.kind == .word, op.upper == "BETWEEN" {
                 position += 1
-                let low = comparison(scope)
+                let low = expression(scope, level: level + 1)
                 _ = accept("AND")
-                let high = comparison(scope)
+                let high = expression(scope, level: level + 1)
                 inferEach(left, low)
                 inferEach(left, high)
                 left = ExprType.of(.bool, optional: [left, low, high].contains { $0.optional && $0.parameter == nil })
@@ -137,47 +213,6 @@ extension QueryTyper {
         return type
     }
 
-    mutating func comparison(_ scope: Scope) -> ExprType {
-        var left = bitwise(scope)
-        while let op = current, op.kind == .symbol, ["<", "<=", ">", ">="].contains(op.text) {
-            position += 1
-            let right = bitwise(scope)
-            left = compare(left, right)
-        }
-        return left
-    }
-
-    mutating func bitwise(_ scope: Scope) -> ExprType {
-        var left = additive(scope)
-        while let op = current, op.kind == .symbol, ["&", "|", "<<", ">>"].contains(op.text) {
-            position += 1
-            let right = additive(scope)
-            left = arithmetic(left, right, forceInt: true)
-        }
-        return left
-    }
-
-    mutating func additive(_ scope: Scope) -> ExprType {
-        var left = multiplicative(scope)
-        while let op = current, op.kind == .symbol, op.text == "+" || op.text == "-" {
-            position += 1
-            let right = multiplicative(scope)
-            left = arithmetic(left, right)
-        }
-        return left
-    }
-
-    mutating func multiplicative(_ scope: Scope) -> ExprType {
-        var left = concatenation(scope)
-        while let op = current, op.kind == .symbol, ["*", "/", "%"].contains(op.text) {
-            position += 1
-            let right = concatenation(scope)
-            left = arithmetic(left, right)
-            if op.text != "*" { left.optional = true }
-        }
-        return left
-    }
-
     static func isNumeric(_ type: ColumnType?) -> Bool {
         type == .int || type == .double || type == .bool
     }
@@ -212,28 +247,6 @@ extension QueryTyper {
         return type
     }
 
-    mutating func concatenation(_ scope: Scope) -> ExprType {
-        var left = unary(scope)
-        while let op = current, op.kind == .symbol {
-            if op.text == "||" {
-                position += 1
-                let right = unary(scope)
-                use(left.parameter, left.parameterToken, as: .of(.text, optional: false))
-                use(right.parameter, right.parameterToken, as: .of(.text, optional: false))
-                var type = ExprType.of(.text, optional: left.optional || right.optional)
-                type.aggregate = left.aggregate || right.aggregate
-                left = type
-            } else if op.text == "-", isSymbol(">", 1) || isSymbol(">>", 1) {
-                position += 2
-                _ = unary(scope)
-                left = .unknown("the JSON operator ->")
-            } else {
-                break
-            }
-        }
-        return left
-    }
-
     mutating func unary(_ scope: Scope) -> ExprType {
         if let token = current, token.kind == .symbol, ["-", "+", "~"].contains(token.text) {
             position += 1
@@ -251,191 +264,6 @@ extension QueryTyper {
         while accept("COLLATE") { _ = name() }
         return type
     }
-
-    // MARK: - Primary expressions
-
-    mutating func primary(_ scope: Scope) -> ExprType {
-        guard let token = current else { return .unknown("a missing expression") }
-        let index = position
-        switch token.kind {
-        case .number:
-            position += 1
-            let text = token.upper
-            let isReal = !text.hasPrefix("0X") && (text.contains(".") || text.contains("E"))
-            return .of(isReal ? .double : .int, optional: false)
-        case .string:
-            position += 1
-            return .of(.text, optional: false)
-        case .blob:
-            position += 1
-            return .of(.blob, optional: false)
-        case .parameter(let name):
-            position += 1
-            var type = ExprType(base: nil, optional: false, untyped: "the parameter :\(name)", parameter: name, parameterToken: index)
-            if let declared = parameterTypes[name], !declared.isList {
-                type.base = declared.type
-                type.optional = declared.isOptional
-                type.untyped = nil
-            }
-            return type
-        case .otherParameter:
-            position += 1
-            return .unknown("a parameter that is not :name")
-        case .symbol:
-            if token.text == "(" {
-                position += 1
-                if isKeyword("SELECT") || isKeyword("WITH") || isKeyword("VALUES") {
-                    let selected = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                    guard var type = selected.columns.first?.type else { return .unknown("an empty subquery") }
-                    type.origin = nil
-                    type.aggregate = false
-                    if !selected.alwaysOneRow { type.optional = true }
-                    return type
-                }
-                var type = expression(scope)
-                if acceptSymbol(",") {
-                    skip(until: [])
-                    type = .unknown("a row value")
-                }
-                _ = acceptSymbol(")")
-                return type
-            }
-            return .unknown("'\(token.text)'")
-        case .identifier:
-            return columnReference(scope)
-        case .word:
-            switch token.upper {
-            case "NULL":
-                position += 1
-                return .null
-            case "TRUE", "FALSE":
-                position += 1
-                return .of(.bool, optional: false)
-            case "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME":
-                position += 1
-                return .of(.text, optional: false)
-            case "EXISTS":
-                position += 1
-                if acceptSymbol("(") {
-                    _ = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                }
-                return .of(.bool, optional: false)
-            case "NOT" where isKeyword("EXISTS", 1):
-                position += 2
-                if acceptSymbol("(") {
-                    _ = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                }
-                return .of(.bool, optional: false)
-            case "CASE":
-                return caseExpression(scope)
-            case "CAST":
-                return cast(scope)
-            case "RAISE":
-                position += 1
-                if acceptSymbol("(") {
-                    skip(until: [])
-                    _ = acceptSymbol(")")
-                }
-                return .null
-            default:
-                if isSymbol("(", 1) { return function(scope) }
-                if Self.operatorWords.contains(token.upper) || Self.clauseWords.contains(token.upper) {
-                    return .unknown("'\(token.text)'")
-                }
-                return columnReference(scope)
-            }
-        }
-    }
-
-    mutating func columnReference(_ scope: Scope) -> ExprType {
-        guard let first = name() else { return .unknown("a missing expression") }
-        var parts = [first]
-        while isSymbol("."), let next = peek(1), next.kind == .word || next.kind == .identifier {
-            position += 2
-            parts.append(next.text)
-        }
-        let column = parts[parts.count - 1].lowercased()
-        let qualifier = parts.count >= 2 ? parts[parts.count - 2].lowercased() : nil
-        var searched: Scope? = scope
-        while let current = searched {
-            for source in current.sources where qualifier == nil || source.alias == qualifier {
-                guard let columns = source.columns else {
-                    if qualifier != nil { return .unknown("a column of '\(source.alias)', whose columns are not known") }
-                    continue
-                }
-                if let found = columns.first(where: { $0.name.lowercased() == column }) {
-                    var type = found.type
-                    if source.nullable { type.optional = true }
-                    return type
-                }
-            }
-            searched = current.parent
-        }
-        if qualifier == nil, ["rowid", "oid", "_rowid_"].contains(column) { return .of(.int, optional: false) }
-        return .unknown("'\(parts.joined(separator: "."))', which the analysis cannot resolve")
-    }
-
-    mutating func caseExpression(_ scope: Scope) -> ExprType {
-        position += 1
-        var base: ExprType?
-        if !isKeyword("WHEN") { base = expression(scope) }
-        var branches: [ExprType] = []
-        var hasElse = false
-        var aggregate = base?.aggregate ?? false
-        while accept("WHEN") {
-            let condition = expression(scope)
-            if let base { inferEach(base, condition) }
-            aggregate = aggregate || condition.aggregate
-            _ = accept("THEN")
-            branches.append(expression(scope))
-        }
-        if accept("ELSE") {
-            hasElse = true
-            branches.append(expression(scope))
-        }
-        _ = accept("END")
-        var type = Self.common(branches, typer: &self)
-        if !hasElse { type.optional = true }
-        type.aggregate = aggregate || branches.contains { $0.aggregate }
-        type.origin = nil
-        return type
-    }
-
-    mutating func cast(_ scope: Scope) -> ExprType {
-        position += 1
-        guard acceptSymbol("(") else { return .unknown("CAST") }
-        let operand = expression(scope)
-        _ = accept("AS")
-        var typeName = ""
-        while let token = current, !(token.kind == .symbol && token.text == ")") {
-            typeName += token.upper + " "
-            position += 1
-        }
-        _ = acceptSymbol(")")
-        // SQLite's affinity rules (sqlite.org/datatype3.html, 3.1).
-        let base: ColumnType?
-        if typeName.contains("INT") {
-            base = .int
-        } else if typeName.contains("CHAR") || typeName.contains("CLOB") || typeName.contains("TEXT") {
-            base = .text
-        } else if typeName.contains("BLOB") || typeName.trimmingSpaces.isEmpty {
-            base = .blob
-        } else if typeName.contains("REAL") || typeName.contains("FLOA") || typeName.contains("DOUB") {
-            base = .double
-        } else {
-            base = nil
-        }
-        guard let base else { return .unknown("CAST to \(typeName.trimmingSpaces), which may give an integer or a real") }
-        use(operand.parameter, operand.parameterToken, as: .of(base, optional: false))
-        var type = ExprType.of(base, optional: operand.parameter == nil && (operand.optional || operand.isNull))
-        type.aggregate = operand.aggregate
-        return type
-    }
-
-
 
     /// The common type of several expressions (CASE branches, COALESCE arguments, UNION arms).
     static func common(_ types: [ExprType], typer: inout QueryTyper) -> ExprType {
