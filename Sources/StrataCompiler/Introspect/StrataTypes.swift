@@ -98,7 +98,7 @@ extension StrataTypes {
         var tokenizer: String?
         for element in SQLTokenizer.elements(of: tokens, open: using + 2) {
             let part = Array(tokens[element])
-            if part.count == 1, part[0].kind == .word || part[0].kind == .quotedIdentifier {
+            if part.count == 1, part[0].kind == .word || part[0].kind == .identifier {
                 sqlColumns.append(part[0].value)
             } else if part.count == 3, part[0].isName("tokenize"), part[1].text == "=", part[2].kind == .string {
                 tokenizer = SQLTokenizer.unquotedString(part[2].text)

@@ -189,12 +189,12 @@ package struct DatabaseColumn: Hashable, Sendable {
             return !(tokens.count == 2 && tokens.first?.text.uppercased() == "X" && tokens.last?.kind == .string)
         }
         switch token.kind {
-        case .string: return false
+        case .string, .number, .blob: return false
         case .word:
             let word = token.text.uppercased()
             if ["NULL", "TRUE", "FALSE"].contains(word) { return false }
             return !(word.first?.isNumber ?? false)
-        case .quotedIdentifier, .symbol: return true
+        case .identifier, .symbol, .parameter, .otherParameter: return true
         }
     }
 }

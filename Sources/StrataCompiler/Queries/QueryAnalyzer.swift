@@ -92,12 +92,12 @@ private struct Analysis {
     let schema: Schema
     var diagnostics: [Diagnostic] = []
     var typed: TypedQuery?
-    let tokens: [QueryTyper.Token]
+    let tokens: [SQLToken]
 
     init(query: SQLQuery, schema: Schema) {
         self.query = query
         self.schema = schema
-        tokens = QueryTyper.tokens(of: query.sql)
+        tokens = SQLTokenizer.expressionTokens(of: query.sql)
     }
 
     /// An error at a byte of the SQL: it quotes that one line of the file, with a caret.
@@ -116,7 +116,7 @@ private struct Analysis {
     /// and a long one is cut with `…`.
     func expressionText(_ range: Range<Int>) -> String {
         guard !range.isEmpty, range.upperBound <= tokens.count else { return "" }
-        let bytes = Array(query.sql.utf8)[tokens[range.lowerBound].range.lowerBound..<tokens[range.upperBound - 1].range.upperBound]
+        let bytes = Array(query.sql.utf8)[tokens[range.lowerBound].offsets.lowerBound..<tokens[range.upperBound - 1].offsets.upperBound]
         let text = String(decoding: bytes, as: UTF8.self)
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
         let oneLine = words.joined(separator: " ")
@@ -126,11 +126,11 @@ private struct Analysis {
     mutating func run(_ conn: Connection) {
         // Parameters generated code cannot bind by name.
         for token in tokens where token.kind == .otherParameter {
-            error(at: token.range.lowerBound, "'\(token.text)' is not a ':name' parameter",
+            error(at: token.offsets.lowerBound, "'\(token.value)' is not a ':name' parameter",
                   hint: "name every parameter, for example :id")
         }
         if let first = tokens.first, !["SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE"].contains(first.upper) {
-            error(at: first.range.lowerBound, "'\(first.text)' statements cannot be typed queries",
+            error(at: first.offsets.lowerBound, "'\(first.value)' statements cannot be typed queries",
                   hint: "use SELECT, WITH … SELECT, INSERT, UPDATE, DELETE or REPLACE")
             return
         }
@@ -146,11 +146,11 @@ private struct Analysis {
         }
         // One statement only: anything but `;` after it is a second one.
         var statementTokens = tokens
-        if let extra = tokens.firstIndex(where: { $0.range.lowerBound >= tailOffset && $0.text != ";" }) {
-            error(at: tokens[extra].range.lowerBound, "'sql' holds more than one statement", hint: "declare one query per statement")
+        if let extra = tokens.firstIndex(where: { $0.offsets.lowerBound >= tailOffset && $0.value != ";" }) {
+            error(at: tokens[extra].offsets.lowerBound, "'sql' holds more than one statement", hint: "declare one query per statement")
             return
         }
-        while let last = statementTokens.last, last.kind == .symbol, last.text == ";" { statementTokens.removeLast() }
+        while let last = statementTokens.last, last.kind == .symbol, last.value == ";" { statementTokens.removeLast() }
         guard diagnostics.isEmpty else { return }
 
         var overrides: [String: SQLQuery.ParameterOverride] = [:]
@@ -178,11 +178,11 @@ private struct Analysis {
         var occurrences: [TypedQuery.Occurrence] = []
         for token in statementTokens {
             if case .parameter(let name) = token.kind, let index = parameters.firstIndex(where: { $0.name == name }) {
-                occurrences.append(TypedQuery.Occurrence(range: token.range, parameter: index))
+                occurrences.append(TypedQuery.Occurrence(range: token.offsets, parameter: index))
             }
         }
         // The statement without a trailing `;` or comment.
-        let end = statementTokens.last?.range.upperBound ?? 0
+        let end = statementTokens.last?.offsets.upperBound ?? 0
         let sql = String(decoding: query.sql.utf8.prefix(end), as: UTF8.self)
         typed = TypedQuery(
             name: query.name, sql: sql, doc: query.doc, returns: query.returns, exactlyOneRow: facts.exactlyOneRow && prepared.columnCount > 0,
@@ -190,7 +190,7 @@ private struct Analysis {
             shape: shape, isReadOnly: prepared.isReadOnly, occurrences: occurrences)
     }
 
-    var firstTokenOffset: Int { tokens.first?.range.lowerBound ?? 0 }
+    var firstTokenOffset: Int { tokens.first?.offsets.lowerBound ?? 0 }
 
     /// SQLite's refusal, at the token it is about; a double-quoted token that names no column
     /// is explained (SQLite's double-quoted strings are off in Strata).
@@ -200,9 +200,9 @@ private struct Analysis {
         if let range = message.range(of: noColumn) {
             // `INSERT INTO t (a, nme)`: at the column in the list, not at INSERT.
             let name = SQLName.fold(String(message[range.upperBound...]))
-            let listStart = tokens.firstIndex { $0.kind == .symbol && $0.text == "(" } ?? 0
-            let at = tokens[listStart...].first { ($0.kind == .word || $0.kind == .identifier) && SQLName.fold($0.text) == name }
-            error(at: at?.range.lowerBound ?? firstTokenOffset, "SQLite rejects the statement: \(message)")
+            let listStart = tokens.firstIndex { $0.kind == .symbol && $0.value == "(" } ?? 0
+            let at = tokens[listStart...].first { ($0.kind == .word || $0.kind == .identifier) && SQLName.fold($0.value) == name }
+            error(at: at?.offsets.lowerBound ?? firstTokenOffset, "SQLite rejects the statement: \(message)")
             return
         }
         let at = failure.offset ?? offset(named: message)
@@ -210,12 +210,12 @@ private struct Analysis {
             let name = String(message.dropFirst("no such column: ".count))
             let bytes = Array(query.sql.utf8)
             let quoted = tokens.filter { token in
-                token.kind == .identifier && token.text == name && bytes.indices.contains(token.range.lowerBound)
-                    && bytes[token.range.lowerBound] == UInt8(ascii: "\"")
+                token.kind == .identifier && token.value == name && bytes.indices.contains(token.offsets.lowerBound)
+                    && bytes[token.offsets.lowerBound] == UInt8(ascii: "\"")
             }
-            if !name.contains("."), let token = quoted.first(where: { $0.range.lowerBound == failure.offset }) ?? quoted.first {
+            if !name.contains("."), let token = quoted.first(where: { $0.offsets.lowerBound == failure.offset }) ?? quoted.first {
                 let literal = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-                error(at: token.range.lowerBound,
+                error(at: token.offsets.lowerBound,
                       "`\"\(name)\"` is an identifier here (SQLite's double-quoted strings are off in Strata); write \(literal) for a string")
                 return
             }
@@ -230,17 +230,17 @@ private struct Analysis {
         let tail = String(message[message.index(after: colon)...]).trimmingSpaces
         let parts = tail.split(separator: ".").map { SQLName.fold(String($0)) }
         let names = tokens.indices.filter { tokens[$0].kind == .word || tokens[$0].kind == .identifier }
-        func matches(_ index: Int, _ part: String) -> Bool { SQLName.fold(tokens[index].text) == part }
+        func matches(_ index: Int, _ part: String) -> Bool { SQLName.fold(tokens[index].value) == part }
         // A qualified name (`no such column: c.idd`): where `c . idd` is written, not the first `c`.
         if parts.count == 2 {
             for index in names where matches(index, parts[0]) && index + 2 < tokens.count
-                && tokens[index + 1].kind == .symbol && tokens[index + 1].text == "."
+                && tokens[index + 1].kind == .symbol && tokens[index + 1].value == "."
                 && (tokens[index + 2].kind == .word || tokens[index + 2].kind == .identifier) && matches(index + 2, parts[1]) {
-                return tokens[index].range.lowerBound
+                return tokens[index].offsets.lowerBound
             }
         }
         for part in parts.reversed() {
-            if let index = names.first(where: { matches($0, part) }) { return tokens[index].range.lowerBound }
+            if let index = names.first(where: { matches($0, part) }) { return tokens[index].offsets.lowerBound }
         }
         return firstTokenOffset
     }
@@ -263,7 +263,7 @@ private struct Analysis {
         var labels: [String: String] = [:]
         for name in names {
             let occurrences = tokens.indices.filter { tokens[$0].kind == .parameter(name) }
-            let firstOffset = occurrences.first.map { tokens[$0].range.lowerBound } ?? firstTokenOffset
+            let firstOffset = occurrences.first.map { tokens[$0].offsets.lowerBound } ?? firstTokenOffset
             // One rule for every name made from SQL: `:new_queue` → `newQueue:`, as result
             // columns' properties.
             let label = SwiftNames.lowerCamelCase(name)
@@ -280,7 +280,7 @@ private struct Analysis {
             if let override = overrides[name] {
                 if override.isList {
                     for index in occurrences where !isSoleInElement(index) {
-                        error(at: tokens[index].range.lowerBound, "list parameter ':\(name)' is used outside 'IN (:\(name))'",
+                        error(at: tokens[index].offsets.lowerBound, "list parameter ':\(name)' is used outside 'IN (:\(name))'",
                               hint: "a list parameter must be the only element of IN ( … )")
                     }
                 }
@@ -299,7 +299,7 @@ private struct Analysis {
             if uses.allSatisfy({ $0.base == .int || $0.base == .double }), uses.contains(where: { $0.base == .double }) {
                 first = uses.first { $0.base == .double } ?? first
             } else if let conflict = uses.first(where: { !Self.sameType($0, first) }) {
-                error(at: tokens[conflict.token].range.lowerBound,
+                error(at: tokens[conflict.token].offsets.lowerBound,
                       "parameter ':\(name)' is used as \(Self.describe(first)) and as \(Self.describe(conflict))",
                       hint: "use two parameters, or declare its type in 'params:'")
                 continue
@@ -308,7 +308,7 @@ private struct Analysis {
                                                  isOptional: uses.contains { $0.optional })
             if first.base == .date {
                 if let other = uses.first(where: { $0.dateFormat != first.dateFormat }) {
-                    error(at: tokens[other.token].range.lowerBound,
+                    error(at: tokens[other.token].offsets.lowerBound,
                           "parameter ':\(name)' is compared with dates stored as \(first.dateFormat?.rawValue ?? "iso8601") and as \(other.dateFormat?.rawValue ?? "iso8601")",
                           hint: "use two parameters")
                     continue
@@ -345,9 +345,9 @@ private struct Analysis {
     /// `IN ( :ids )`: the token at `index` is the only element.
     func isSoleInElement(_ index: Int) -> Bool {
         guard index >= 2, index + 1 < tokens.count else { return false }
-        return tokens[index - 1].text == "(" && tokens[index - 1].kind == .symbol
+        return tokens[index - 1].value == "(" && tokens[index - 1].kind == .symbol
             && tokens[index - 2].kind == .word && tokens[index - 2].upper == "IN"
-            && tokens[index + 1].text == ")" && tokens[index + 1].kind == .symbol
+            && tokens[index + 1].value == ")" && tokens[index + 1].kind == .symbol
     }
 
     // MARK: - Result columns
@@ -391,7 +391,7 @@ private struct Analysis {
         for index in 0..<count {
             let name = names[index]
             let fact = matched ? facts.columns[index] : nil
-            let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].range.lowerBound } ?? firstTokenOffset
+            let offset = fact.map { tokens[min($0.tokens.lowerBound, tokens.count - 1)].offsets.lowerBound } ?? firstTokenOffset
             let property: String
             if count == 1 {
                 // The bare value: no property, whatever the expression.

@@ -78,11 +78,11 @@ extension QueryTyper {
         case .word:
             return operators[token.upper].map { ($0, 1) }
         case .symbol:
-            if token.text == "-", let next = peek(1), next.kind == .symbol, next.text == ">" || next.text == ">>",
-               let json = operators["-" + next.text] {
+            if token.value == "-", let next = peek(1), next.kind == .symbol, next.value == ">" || next.value == ">>",
+               let json = operators["-" + next.value] {
                 return (json, 2)
             }
-            return operators[token.text].map { ($0, 1) }
+            return operators[token.value].map { ($0, 1) }
         default:
             return nil
         }
@@ -132,7 +132,7 @@ extension QueryTyper {
                 position += 1
             }
             guard let op = current else { break }
-            if op.kind == .symbol, ["=", "==", "!=", "<>"].contains(op.text), !negated {
+            if op.kind == .symbol, ["=", "==", "!=", "<>"].contains(op.value), !negated {
                 position += 1
                 let right = expression(scope, level: level + 1)
                 left = compare(left, right)
@@ -248,7 +248,7 @@ extension QueryTyper {
     }
 
     mutating func unary(_ scope: Scope) -> ExprType {
-        if let token = current, token.kind == .symbol, ["-", "+", "~"].contains(token.text) {
+        if let token = current, token.kind == .symbol, ["-", "+", "~"].contains(token.value) {
             position += 1
             var operand = unary(scope)
             operand.origin = nil
@@ -257,7 +257,7 @@ extension QueryTyper {
                 return operand.untyped != nil ? operand : .unknown("a sign before a value that is not a number")
             }
             if operand.base == .bool { operand.base = .int }
-            if token.text == "~" { operand.base = .int }
+            if token.value == "~" { operand.base = .int }
             return operand
         }
         let type = primary(scope)

@@ -87,7 +87,7 @@ extension QueryTyper {
         } else if let token = current, token.kind == .word || token.kind == .identifier,
                   token.kind == .identifier || !Self.joinWords.contains(token.upper) {
             position += 1
-            source.alias = token.text.lowercased()
+            source.alias = token.value.lowercased()
         }
         if accept("INDEXED") {
             _ = accept("BY")

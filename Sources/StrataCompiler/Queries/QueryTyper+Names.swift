@@ -7,12 +7,12 @@ extension QueryTyper {
         for (offset, index) in range.enumerated() {
             let token = tokens[index]
             if offset % 2 == 1 {
-                guard token.kind == .symbol, token.text == "." else { return nil }
+                guard token.kind == .symbol, token.value == "." else { return nil }
             } else {
                 guard token.kind == .identifier || token.kind == .word && !Self.nonColumnWords.contains(token.upper) else { return nil }
             }
         }
-        return tokens[range.upperBound - 1].text
+        return tokens[range.upperBound - 1].value
     }
 
     static let nonColumnWords: Set<String> = operatorWords.union(trailingWords).union(clauseWords).union(["CAST", "NOT"])
@@ -22,12 +22,12 @@ extension QueryTyper {
         guard !range.isEmpty else { return nil }
         if let column = columnName(range) { return column }
         let first = tokens[range.lowerBound]
-        if first.kind == .symbol, first.text == "-" || first.text == "+" {
+        if first.kind == .symbol, first.value == "-" || first.value == "+" {
             return columnName(range.lowerBound + 1..<range.upperBound)
         }
         guard first.kind == .word, range.count >= 3, tokens[range.lowerBound + 1].kind == .symbol,
-              tokens[range.lowerBound + 1].text == "(", tokens[range.upperBound - 1].kind == .symbol,
-              tokens[range.upperBound - 1].text == ")" else { return nil }
+              tokens[range.lowerBound + 1].value == "(", tokens[range.upperBound - 1].kind == .symbol,
+              tokens[range.upperBound - 1].value == ")" else { return nil }
         var inner = range.lowerBound + 2..<range.upperBound - 1
         if first.upper == "CAST" {
             guard let asIndex = inner.first(where: { tokens[$0].kind == .word && tokens[$0].upper == "AS" }) else { return nil }
@@ -38,7 +38,7 @@ extension QueryTyper {
             inner = inner.lowerBound + 1..<inner.upperBound
         }
         let function = first.upper.lowercased()
-        if first.upper == "COUNT", inner.isEmpty || inner.count == 1 && tokens[inner.lowerBound].kind == .symbol && tokens[inner.lowerBound].text == "*" {
+        if first.upper == "COUNT", inner.isEmpty || inner.count == 1 && tokens[inner.lowerBound].kind == .symbol && tokens[inner.lowerBound].value == "*" {
             return function
         }
         guard let column = columnName(inner) else { return nil }
@@ -57,11 +57,11 @@ extension QueryTyper {
             for index in range {
                 let token = tokens[index]
                 guard token.kind == .word && !Self.nonColumnWords.contains(token.upper) || token.kind == .identifier else { continue }
-                if index + 1 < range.upperBound, tokens[index + 1].kind == .symbol, tokens[index + 1].text == "(" || tokens[index + 1].text == "." {
+                if index + 1 < range.upperBound, tokens[index + 1].kind == .symbol, tokens[index + 1].value == "(" || tokens[index + 1].value == "." {
                     continue
                 }
                 if index > range.lowerBound, tokens[index - 1].kind == .word, tokens[index - 1].upper == "AS" { continue }
-                let name = SwiftNames.lowerCamelCase(token.text)
+                let name = SwiftNames.lowerCamelCase(token.value)
                 if SwiftNames.isValidSwiftIdentifier(name), !SwiftNames.keywords.contains(name) { return name }
             }
             return nil
@@ -75,13 +75,13 @@ extension QueryTyper {
         if tokens[start].kind == .word, tokens[start].upper == "EXISTS" {
             if let from = (start..<range.upperBound).first(where: { tokens[$0].kind == .word && tokens[$0].upper == "FROM" }),
                from + 1 < range.upperBound, tokens[from + 1].kind == .word || tokens[from + 1].kind == .identifier {
-                let table = SwiftNames.upperCamelCase(tokens[from + 1].text)
+                let table = SwiftNames.upperCamelCase(tokens[from + 1].value)
                 if SwiftNames.isValidSwiftIdentifier(table) { return (negated ? "hasNo" : "has") + table }
             }
             return negated ? "isMissing" : "exists"
         }
-        if first.kind == .word, range.count > 2, tokens[range.lowerBound + 1].text == "(" {
-            let function = SwiftNames.lowerCamelCase(first.text.lowercased())
+        if first.kind == .word, range.count > 2, tokens[range.lowerBound + 1].value == "(" {
+            let function = SwiftNames.lowerCamelCase(first.value.lowercased())
             let column = firstColumn(range.lowerBound + 2..<range.upperBound)
             if Self.aggregates.contains(first.upper) {
                 return function + (column.map { SwiftNames.upperFirst($0) } ?? "")

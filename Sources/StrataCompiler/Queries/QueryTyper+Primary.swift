@@ -32,7 +32,7 @@ extension QueryTyper {
             position += 1
             return .unknown("a parameter that is not :name")
         case .symbol:
-            if token.text == "(" {
+            if token.value == "(" {
                 position += 1
                 if isKeyword("SELECT") || isKeyword("WITH") || isKeyword("VALUES") {
                     let selected = select(Scope(parent: scope))
@@ -51,7 +51,7 @@ extension QueryTyper {
                 _ = acceptSymbol(")")
                 return type
             }
-            return .unknown("'\(token.text)'")
+            return .unknown("'\(token.value)'")
         case .identifier:
             return columnReference(scope)
         case .word:
@@ -93,7 +93,7 @@ extension QueryTyper {
             default:
                 if isSymbol("(", 1) { return function(scope) }
                 if Self.operatorWords.contains(token.upper) || Self.clauseWords.contains(token.upper) {
-                    return .unknown("'\(token.text)'")
+                    return .unknown("'\(token.value)'")
                 }
                 return columnReference(scope)
             }
@@ -105,7 +105,7 @@ extension QueryTyper {
         var parts = [first]
         while isSymbol("."), let next = peek(1), next.kind == .word || next.kind == .identifier {
             position += 2
-            parts.append(next.text)
+            parts.append(next.value)
         }
         let column = parts[parts.count - 1].lowercased()
         let qualifier = parts.count >= 2 ? parts[parts.count - 2].lowercased() : nil
@@ -160,7 +160,7 @@ extension QueryTyper {
         let operand = expression(scope)
         _ = accept("AS")
         var typeName = ""
-        while let token = current, !(token.kind == .symbol && token.text == ")") {
+        while let token = current, !(token.kind == .symbol && token.value == ")") {
             typeName += token.upper + " "
             position += 1
         }

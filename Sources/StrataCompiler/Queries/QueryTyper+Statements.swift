@@ -95,7 +95,7 @@ extension QueryTyper {
             var offsetIsZero = true
             limitExpression(scope)
             if accept("OFFSET") || acceptSymbol(",") {
-                offsetIsZero = current?.kind == .number && Int(current?.text ?? "") == 0
+                offsetIsZero = current?.kind == .number && Int(current?.value ?? "") == 0
                 limitExpression(scope)
             }
             if !(limitKeepsRow && offsetIsZero) { alwaysOneRow = false }
@@ -110,8 +110,8 @@ extension QueryTyper {
         return Selected(columns: columns, alwaysOneRow: alwaysOneRow)
     }
 
-    func isPositiveLiteral(_ token: Token?) -> Bool {
-        guard let token, token.kind == .number, let value = Int(token.text) else { return false }
+    func isPositiveLiteral(_ token: SQLToken?) -> Bool {
+        guard let token, token.kind == .number, let value = Int(token.value) else { return false }
         return value >= 1
     }
 
@@ -125,7 +125,7 @@ extension QueryTyper {
     /// Types expressions separated by commas until a stop word, for their parameters.
     mutating func skipTyped(_ scope: Scope, until stops: Set<String>) {
         while let token = current {
-            if token.kind == .symbol && token.text == ")" { return }
+            if token.kind == .symbol && token.value == ")" { return }
             if token.kind == .word, stops.contains(token.upper) || Self.clauseWords.contains(token.upper) { return }
             let start = position
             _ = expression(scope)
@@ -210,9 +210,9 @@ extension QueryTyper {
         for index in range {
             let token = tokens[index]
             guard token.kind == .symbol else { continue }
-            if token.text == "(" { depth += 1 }
-            if token.text == ")" { depth -= 1 }
-            if token.text == ",", depth == 0 {
+            if token.value == "(" { depth += 1 }
+            if token.value == ")" { depth -= 1 }
+            if token.value == ",", depth == 0 {
                 parts.append(start..<index)
                 start = index + 1
             }
@@ -225,11 +225,11 @@ extension QueryTyper {
     mutating func resultColumns(_ range: Range<Int>, _ scope: Scope, aggregate: inout Bool) -> [ResultColumn] {
         guard !range.isEmpty else { return [] }
         let first = tokens[range.lowerBound]
-        if range.count == 1, first.kind == .symbol, first.text == "*" {
+        if range.count == 1, first.kind == .symbol, first.value == "*" {
             return scope.sources.flatMap { star($0, range) }
         }
-        if range.count == 3, tokens[range.lowerBound + 1].text == ".", tokens[range.lowerBound + 2].text == "*" {
-            let alias = first.text.lowercased()
+        if range.count == 3, tokens[range.lowerBound + 1].value == ".", tokens[range.lowerBound + 2].value == "*" {
+            let alias = first.value.lowercased()
             return scope.sources.filter { $0.alias == alias }.flatMap { star($0, range) }
         }
         var end = range.upperBound
@@ -239,12 +239,12 @@ extension QueryTyper {
             let before = tokens[end - 2]
             if last.kind == .word || last.kind == .identifier || last.kind == .string {
                 if before.kind == .word && before.upper == "AS" {
-                    alias = last.kind == .string ? String(last.text.dropFirst().dropLast()) : last.text
+                    alias = last.kind == .string ? String(last.value.dropFirst().dropLast()) : last.value
                     end -= 2
-                } else if last.kind != .string, before.kind != .symbol || before.text == ")",
+                } else if last.kind != .string, before.kind != .symbol || before.value == ")",
                           !(before.kind == .word && Self.operatorWords.contains(before.upper)),
                           !(last.kind == .word && Self.trailingWords.contains(last.upper)) {
-                    alias = last.text
+                    alias = last.value
                     end -= 1
                 }
             }
@@ -257,7 +257,7 @@ extension QueryTyper {
         aggregate = aggregate || type.aggregate
         var name = alias
         if name == nil, type.origin != nil, tokens[end - 1].kind == .word || tokens[end - 1].kind == .identifier {
-            name = tokens[end - 1].text
+            name = tokens[end - 1].value
         }
         let derived = alias == nil ? derivedName(range.lowerBound..<end) : nil
         return [ResultColumn(type: type, tokens: range.lowerBound..<end, name: name, alias: alias, derived: derived)]

@@ -1,6 +1,7 @@
 import Strata
-/// The structural pass of the query analysis: a small walk over the tokenized statement that
-/// decides what SQLite's metadata does not say — the type and nullability of each result
+/// The structural pass of the query analysis: a small walk over the statement's tokens
+/// (``SQLTokenizer/expressionTokens(of:)``) that decides what SQLite's metadata does not say —
+/// the type and nullability of each result
 /// expression (outer joins, aggregates, CASE, COALESCE, CAST, arithmetic, subqueries, UNION,
 /// window functions) and the type of each `:name` parameter from where it is used.
 ///
@@ -8,24 +9,6 @@ import Strata
 /// It never reports errors itself; what it cannot type comes back with a reason, and the
 /// analyzer decides what is an error.
 struct QueryTyper {
-    /// One token, as the typer sees it.
-    struct Token {
-        enum Kind: Equatable {
-            case word, identifier, string, number, blob, symbol
-            /// `:name`.
-            case parameter(String)
-            /// `?`, `?1`, `@x`, `$x`.
-            case otherParameter
-        }
-        var kind: Kind
-        /// The token as written (for words, the spelling; identifiers unquoted).
-        var text: String
-        /// Upper-cased text of a bare word, for keyword tests.
-        var upper: String
-        /// UTF-8 byte range in the SQL.
-        var range: Range<Int>
-    }
-
     /// The type of an expression.
     struct ExprType {
         /// The base type; nil when unknown or a NULL literal.
@@ -121,7 +104,7 @@ struct QueryTyper {
         var exactlyOneRow = false
     }
 
-    let tokens: [Token]
+    let tokens: [SQLToken]
     let schema: Schema
     let parameterTypes: [String: SQLQuery.ParameterOverride]
     var position = 0
@@ -130,30 +113,10 @@ struct QueryTyper {
     /// Set while typing a core's result list: whether that core has GROUP BY.
     var groupByKnown = false
 
-    // MARK: - Tokens
-
-    /// The statement's tokens, from the project's SQL tokenizer (``SQLTokenizer/expressionTokens(of:)``).
-    static func tokens(of sql: String) -> [Token] {
-        func offset(_ index: String.Index) -> Int { sql.utf8.distance(from: sql.utf8.startIndex, to: index) }
-        return SQLTokenizer.expressionTokens(of: sql).map { token in
-            let range = offset(token.range.lowerBound)..<offset(token.range.upperBound)
-            switch token.kind {
-            case .word: return Token(kind: .word, text: token.text, upper: token.text.uppercased(), range: range)
-            case .number: return Token(kind: .number, text: token.text, upper: token.text.uppercased(), range: range)
-            case .identifier: return Token(kind: .identifier, text: token.value, upper: "", range: range)
-            case .string: return Token(kind: .string, text: token.text, upper: "", range: range)
-            case .blob: return Token(kind: .blob, text: token.text, upper: "", range: range)
-            case .parameter(let name): return Token(kind: .parameter(name), text: token.text, upper: "", range: range)
-            case .otherParameter: return Token(kind: .otherParameter, text: token.text, upper: "", range: range)
-            case .symbol: return Token(kind: .symbol, text: token.text, upper: token.text, range: range)
-            }
-        }
-    }
-
     // MARK: - Entry point
 
     /// Types the statement made of `tokens` (one statement, without a trailing `;`).
-    static func type(_ tokens: [Token], schema: Schema, parameterTypes: [String: SQLQuery.ParameterOverride]) -> Result {
+    static func type(_ tokens: [SQLToken], schema: Schema, parameterTypes: [String: SQLQuery.ParameterOverride]) -> Result {
         var typer = QueryTyper(tokens: tokens, schema: schema, parameterTypes: parameterTypes)
         typer.statement()
         return typer.result
@@ -161,8 +124,8 @@ struct QueryTyper {
 
     // MARK: - Helpers
 
-    var current: Token? { position < tokens.count ? tokens[position] : nil }
-    func peek(_ offset: Int = 0) -> Token? {
+    var current: SQLToken? { position < tokens.count ? tokens[position] : nil }
+    func peek(_ offset: Int = 0) -> SQLToken? {
         let index = position + offset
         return index >= 0 && index < tokens.count ? tokens[index] : nil
     }
@@ -172,7 +135,7 @@ struct QueryTyper {
     }
     func isSymbol(_ symbol: String, _ offset: Int = 0) -> Bool {
         guard let token = peek(offset) else { return false }
-        return token.kind == .symbol && token.text == symbol
+        return token.kind == .symbol && token.value == symbol
     }
     mutating func accept(_ word: String) -> Bool {
         if isKeyword(word) { position += 1; return true }
@@ -186,21 +149,21 @@ struct QueryTyper {
     mutating func name() -> String? {
         guard let token = current, token.kind == .word || token.kind == .identifier || token.kind == .string else { return nil }
         position += 1
-        if token.kind == .string { return String(token.text.dropFirst().dropLast()) }
-        return token.text
+        if token.kind == .string { return String(token.value.dropFirst().dropLast()) }
+        return token.value
     }
 
     /// Skips to the end of a balanced group or to one of `stops` at depth 0.
     mutating func skip(until stops: Set<String>) {
         var depth = 0
         while let token = current {
-            if token.kind == .symbol && token.text == "(" { depth += 1 }
-            if token.kind == .symbol && token.text == ")" {
+            if token.kind == .symbol && token.value == "(" { depth += 1 }
+            if token.kind == .symbol && token.value == ")" {
                 if depth == 0 { return }
                 depth -= 1
             }
             if depth == 0, token.kind == .word, stops.contains(token.upper) { return }
-            if depth == 0, token.kind == .symbol, stops.contains(token.text) { return }
+            if depth == 0, token.kind == .symbol, stops.contains(token.value) { return }
             position += 1
         }
     }

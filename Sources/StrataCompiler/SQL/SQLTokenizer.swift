@@ -1,16 +1,31 @@
-/// A small SQL tokenizer: just enough to read the parts of `sqlite_master.sql` that the pragmas
-/// do not report (CHECK constraints, a partial index's WHERE, AUTOINCREMENT, a column's
-/// definition text) and to compare SQL fragments by structure rather than by spelling
-/// (case, quoting and whitespace do not matter; string literals do).
+/// The one SQL token type of the compiler. ``SQLTokenizer/tokenize(_:)`` scans SQL into lexical
+/// tokens (words, quoted identifiers, strings, symbols) — just enough to read the parts of
+/// `sqlite_master.sql` that the pragmas do not report (CHECK constraints, a partial index's
+/// WHERE, AUTOINCREMENT, a column's definition text) and to compare SQL fragments by structure
+/// rather than by spelling (case, quoting and whitespace do not matter; string literals do).
+/// ``SQLTokenizer/expressionTokens(of:)`` refines those tokens for expressions and statements:
+/// numbers, blob literals and parameters become tokens of their own, so that no one reads a name
+/// where there is none (the `x` of `x'00'`, `@x` or `?x`, the `name` of `:name`). The query typer,
+/// the table-query parameters, the PostgreSQL renderer and the migration planner all read them.
 struct SQLToken: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
-        /// A keyword, a bare identifier or a number.
+        /// A keyword or a bare identifier (from ``SQLTokenizer/tokenize(_:)`` also a number,
+        /// `$name` and the `x` of `x'00'`).
         case word
         /// `"name"`, `[name]` or `` `name` ``; `value` is the unquoted name.
-        case quotedIdentifier
+        case identifier
         /// `'text'`, kept as written.
         case string
-        /// Punctuation or an operator.
+        /// `42`, `1.5`, `1e-3`, `0x1F` (expression tokens only).
+        case number
+        /// `x'00ff'` (expression tokens only).
+        case blob
+        /// `:name`, the name without the colon (expression tokens only).
+        case parameter(String)
+        /// `?`, `?1`, `@name`, `$name` or a lone `:`: parameters generated code cannot bind by
+        /// name (expression tokens only).
+        case otherParameter
+        /// Punctuation or an operator (in expression tokens `::`, PostgreSQL's cast, is one symbol).
         case symbol
     }
 
@@ -21,10 +36,12 @@ struct SQLToken: Hashable, Sendable {
     var value: String
     /// Where the token is in the source.
     var range: Range<String.Index>
+    /// Where the token is in the source's UTF-8 bytes (the offsets carets and placeholders use).
+    var offsets: Range<Int>
 
     /// True for a word or quoted identifier spelled `name` (as SQLite compares names).
     func isName(_ name: String) -> Bool {
-        (kind == .word || kind == .quotedIdentifier) && SQLName.same(value, name)
+        (kind == .word || kind == .identifier) && SQLName.same(value, name)
     }
 
     /// True for the keyword `word` (case-insensitive, not quoted).
@@ -32,11 +49,24 @@ struct SQLToken: Hashable, Sendable {
         kind == .word && text.uppercased() == word
     }
 
+    /// True for a literal: a string, number or blob.
+    var isLiteral: Bool { kind == .string || kind == .number || kind == .blob }
+
+    /// What keyword and operator tests compare: a word or number upper-cased, a symbol as
+    /// written, empty for any other token.
+    var upper: String {
+        switch kind {
+        case .word, .number: text.uppercased()
+        case .symbol: text
+        case .identifier, .string, .blob, .parameter, .otherParameter: ""
+        }
+    }
+
     /// The canonical spelling used for structural comparison.
     var canonical: String {
         switch kind {
-        case .word, .quotedIdentifier: SQLName.fold(value)
-        case .string, .symbol: text
+        case .word, .identifier, .number: SQLName.fold(value)
+        case .string, .blob, .parameter, .otherParameter, .symbol: text
         }
     }
 }
@@ -50,6 +80,12 @@ enum SQLTokenizer {
         var tokens: [SQLToken] = []
         let scalars = sql.unicodeScalars
         var index = scalars.startIndex
+        func token(_ kind: SQLToken.Kind, _ range: Range<String.Index>, value: String? = nil) -> SQLToken {
+            let text = String(sql[range])
+            let start = sql.utf8.distance(from: sql.startIndex, to: range.lowerBound)
+            let offsets = start..<start + sql.utf8.distance(from: range.lowerBound, to: range.upperBound)
+            return SQLToken(kind: kind, text: text, value: value ?? text, range: range, offsets: offsets)
+        }
         // Letters, digits, `_`, `$` and every non-ASCII scalar (the ASCII test first: the
         // Unicode property lookup is slow, and the verifier tokenizes every DDL statement).
         func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -107,11 +143,10 @@ enum SQLTokenizer {
                     value.append(scalars[index])
                     index = scalars.index(after: index)
                 }
-                let text = String(sql[start..<index])
                 if scalar == "'" {
-                    tokens.append(SQLToken(kind: .string, text: text, value: text, range: start..<index))
+                    tokens.append(token(.string, start..<index))
                 } else {
-                    tokens.append(SQLToken(kind: .quotedIdentifier, text: text, value: String(value), range: start..<index))
+                    tokens.append(token(.identifier, start..<index, value: String(value)))
                 }
                 continue
             }
@@ -122,8 +157,7 @@ enum SQLTokenizer {
                     index = scalars.index(after: index)
                     while index < scalars.endIndex && isWordScalar(scalars[index]) { index = scalars.index(after: index) }
                 }
-                let text = String(sql[start..<index])
-                tokens.append(SQLToken(kind: .word, text: text, value: text, range: start..<index))
+                tokens.append(token(.word, start..<index))
                 continue
             }
             // Operators: group the characters that combine (<=, <>, ==, !=, ||, <<, >>).
@@ -131,8 +165,7 @@ enum SQLTokenizer {
             if combining.contains(scalar) {
                 while index < scalars.endIndex && combining.contains(scalars[index]) { index = scalars.index(after: index) }
             }
-            let text = String(sql[start..<index])
-            tokens.append(SQLToken(kind: .symbol, text: text, value: text, range: start..<index))
+            tokens.append(token(.symbol, start..<index))
         }
         return tokens
     }
@@ -248,7 +281,7 @@ enum SQLTokenizer {
             if token.text == "(" { depth += 1 }
             if token.text == ")" { depth -= 1 }
             if depth == 0, token.isKeyword("COLLATE"), index + 1 < range.upperBound,
-                tokens[index + 1].kind == .word || tokens[index + 1].kind == .quotedIdentifier
+                tokens[index + 1].kind == .word || tokens[index + 1].kind == .identifier
             {
                 result = tokens[index + 1].value
             }

@@ -1,7 +1,7 @@
 /// Finds the `:name` parameters of a query's SQL (read by ``SQLTokenizer/expressionTokens(of:)``)
 /// and infers their types from the columns they are compared with.
 enum QueryParameters {
-    typealias Token = SQLExpressionToken
+    typealias Token = SQLToken
 
     /// What was learned about one parameter.
     struct Inference: Equatable {

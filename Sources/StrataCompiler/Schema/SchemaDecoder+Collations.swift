@@ -51,7 +51,7 @@ extension SchemaDecoder {
     /// One key of `indexes: - columns:`: `name`, `name COLLATE NOCASE`, `due DESC`.
     mutating func indexKey(_ text: String, at location: SourceLocation, table: Table) -> (column: Column, options: Index.KeyOptions)? {
         let tokens = SQLTokenizer.tokenize(text)
-        guard let first = tokens.first, first.kind == .word || first.kind == .quotedIdentifier else {
+        guard let first = tokens.first, first.kind == .word || first.kind == .identifier else {
             error(location, "index key '\(text)' does not start with a column name",
                   hint: "for an index on an expression, use { expression: \"\(text)\" }")
             return nil
@@ -59,7 +59,7 @@ extension SchemaDecoder {
         var options = Index.KeyOptions()
         var position = 1
         if position < tokens.count, tokens[position].isKeyword("COLLATE") {
-            guard position + 1 < tokens.count, tokens[position + 1].kind == .word || tokens[position + 1].kind == .quotedIdentifier else {
+            guard position + 1 < tokens.count, tokens[position + 1].kind == .word || tokens[position + 1].kind == .identifier else {
                 error(location, "index key '\(text)' has COLLATE without a collation name", hint: "for example \"\(first.text) COLLATE NOCASE\"")
                 return nil
             }
@@ -87,7 +87,7 @@ extension SchemaDecoder {
     /// The default name of an index on `expression`: the table's SQL name and the words of the
     /// expression (`users_lower_email`).
     static func expressionIndexName(table: Table, expression: String) -> String {
-        let words = SQLTokenizer.tokenize(expression).filter { $0.kind == .word || $0.kind == .quotedIdentifier }.map(\.value)
+        let words = SQLTokenizer.tokenize(expression).filter { $0.kind == .word || $0.kind == .identifier }.map(\.value)
         return ([table.sqlName] + (words.isEmpty ? ["expression"] : words)).joined(separator: "_")
     }
 }
