@@ -59,10 +59,9 @@ import Testing
     }
 
     @Test func parametersAreNumberedLikeSQLite() {
-        let table = Table(recordName: "T")
-        #expect(QueryParameters.infer("a = :a AND b = ':no' AND \"c:x\" = :b -- :c\n AND d = :a /* :e */ OR e = :z", table: table).names == ["a", "b", "z"])
-        #expect(QueryParameters.infer("x = 'it''s :not' AND y = :yes", table: table).names == ["yes"])
-        #expect(QueryParameters.infer("no parameters", table: table).names == [])
+        #expect(TableQueryParameters.names(in: "a = :a AND b = ':no' AND \"c:x\" = :b -- :c\n AND d = :a /* :e */ OR e = :z").names == ["a", "b", "z"])
+        #expect(TableQueryParameters.names(in: "x = 'it''s :not' AND y = :yes").names == ["yes"])
+        #expect(TableQueryParameters.names(in: "no parameters").names == [])
     }
 
     @Test func swiftNames() {

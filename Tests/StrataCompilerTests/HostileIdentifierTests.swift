@@ -80,8 +80,13 @@ import Strata
         Column(name: "at", type: .date),
     ], primaryKey: ["id"])
 
-    func types(_ sql: String) -> [String: QueryParameters.Inference] {
-        QueryParameters.infer(sql, table: table).inferred.compactMapValues(\.first)
+    func infer(_ sql: String) -> (names: [String], inferred: [String: [TableQueryParameters.Inference]], others: [String]) {
+        TableQueryParameters.infer(Query(name: "q", whereClause: sql), table: table,
+                                   schema: Schema(name: "S", sourcePath: "S.schema.yml", tables: [table]))
+    }
+
+    func types(_ sql: String) -> [String: TableQueryParameters.Inference] {
+        infer(sql).inferred.compactMapValues(\.first)
     }
 
     @Test func comparisons() {
@@ -96,18 +101,29 @@ import Strata
 
     @Test func isAndNot() {
         let found = types("cost IS :a OR cost IS NOT :b OR id NOT IN (:c) OR at NOT BETWEEN :d AND :e")
-        #expect(found["a"] == .init(type: .double, isOptional: true, column: "price"))
+        #expect(found["a"] == .init(type: .double, isOptional: true))
         #expect(found["b"]?.isOptional == true)
         #expect(found["c"]?.type == .int)
         #expect(found["d"]?.type == .date && found["e"]?.type == .date)
     }
 
+    /// The same typing as top-level queries: a parameter compared with any typed expression
+    /// takes its type, not only one beside a column name.
+    @Test func typedLikeTopLevelQueries() {
+        let found = types("lower(title) = :a AND id + 1 > :b AND cost * 2 < :c AND T.\"title\" = :d")
+        #expect(found["a"] == .init(type: .text, isOptional: false))
+        #expect(found["b"]?.type == .int)
+        #expect(found["c"]?.type == .double)
+        #expect(found["d"]?.type == .text)
+        #expect(types("length(:a) > 3")["a"] == nil)
+    }
+
     @Test func stringsAndCommentsHideParameters() {
-        let result = QueryParameters.infer("title = ':no' -- :nope\n AND id = :yes /* :never */", table: table)
+        let result = infer("title = ':no' -- :nope\n AND id = :yes /* :never */")
         #expect(result.names == ["yes"])
     }
 
     @Test func otherParameterStyles() {
-        #expect(QueryParameters.infer("id = ? OR id = @x OR id = $y", table: table).others == ["?", "@x", "$y"])
+        #expect(infer("id = ? OR id = @x OR id = $y").others == ["?", "@x", "$y"])
     }
 }

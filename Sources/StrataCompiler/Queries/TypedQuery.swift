@@ -89,3 +89,23 @@ package struct TypedQuery: Hashable, Sendable {
         package var parameter: Int
     }
 }
+
+extension TypedQuery.Parameter {
+    /// A parameter labelled by its name (a table query's: its name is a Swift identifier).
+    package init(name: String, type: ColumnType, isOptional: Bool = false, dateFormat: DateStorage? = nil) {
+        var valueType = TypedQuery.ValueType(type: type, isOptional: isOptional)
+        valueType.dateFormat = dateFormat
+        self.init(name: name, label: name, valueType: valueType, isList: false)
+    }
+
+    /// The type (of each element, for a list).
+    package var type: ColumnType { valueType.type }
+    /// Whether `nil` may be passed.
+    package var isOptional: Bool { valueType.isOptional }
+    /// The `dateFormat:` of the date column the parameter is compared with, when not the
+    /// default: the generated code binds the date in that format.
+    package var dateFormat: DateStorage? {
+        get { valueType.dateFormat }
+        set { valueType.dateFormat = newValue }
+    }
+}

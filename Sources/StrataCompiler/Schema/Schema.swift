@@ -459,26 +459,6 @@ package struct Query: Hashable, Sendable {
         case parameter(String)
     }
 
-    /// One `:name` parameter of the query, in order of first appearance.
-    package struct Parameter: Hashable, Sendable {
-        /// The name after the colon; also the Swift argument label.
-        package var name: String
-        /// The Swift/SQL type, inferred from the compared column or given in `params:`.
-        package var type: ColumnType
-        /// Whether `nil` may be passed.
-        package var isOptional: Bool
-        /// The `dateFormat:` of the date column the parameter is compared with, when it is not
-        /// the default: the generated code binds the date in that format.
-        package var dateFormat: DateStorage?
-
-        /// Creates a parameter.
-        package init(name: String, type: ColumnType, isOptional: Bool = false) {
-            self.name = name
-            self.type = type
-            self.isOptional = isOptional
-        }
-    }
-
     /// The method name (the key under `queries:`).
     package var name: String
     /// The SQL condition, with `:name` parameters.
@@ -489,8 +469,9 @@ package struct Query: Hashable, Sendable {
     package var limit: Limit?
     /// What the method returns.
     package var returns: Returns
-    /// The parameters, in order of first appearance in `where`, then `limit`.
-    package var parameters: [Parameter]
+    /// The parameters, in order of first appearance in `where`, then `limit`, typed by the
+    /// query analysis (``TableQueryParameters``).
+    package var parameters: [TypedQuery.Parameter]
     /// Documentation carried into the generated code (`doc:`).
     package var doc: String?
     /// Where the query is declared.
@@ -499,7 +480,7 @@ package struct Query: Hashable, Sendable {
     /// Creates a query.
     package init(
         name: String, whereClause: String? = nil, orderBy: String? = nil, limit: Limit? = nil,
-        returns: Returns = .many, parameters: [Parameter] = [], doc: String? = nil,
+        returns: Returns = .many, parameters: [TypedQuery.Parameter] = [], doc: String? = nil,
         location: SourceLocation? = nil
     ) {
         self.doc = doc

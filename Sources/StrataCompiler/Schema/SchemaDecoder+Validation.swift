@@ -182,7 +182,8 @@ extension SchemaDecoder {
                 let query = table.queries[queryIndex]
                 let source = sources[tableIndex].queries[queryIndex]
                 let whereLocation = source.whereClause?.location ?? source.keyLocation
-                let found = QueryParameters.infer(query.whereClause ?? "", table: table)
+                let declaredTypes = Dictionary(source.params.map { ($0.key.scalarText ?? "", $0.type) }, uniquingKeysWith: { first, _ in first })
+                let found = TableQueryParameters.infer(query, table: table, schema: schema, declared: declaredTypes)
                 for other in found.others {
                     tableError(tableIndex, whereLocation, "parameter '\(other)' is not supported",
                                hint: "name parameters ':name'")
@@ -201,18 +202,18 @@ extension SchemaDecoder {
                                hint: "simplify the condition; the generated code binds parameters in SQLite's order")
                     continue
                 }
-                var parameters: [Query.Parameter] = []
+                var parameters: [TypedQuery.Parameter] = []
                 for name in names {
                     if !SwiftNames.isValidSwiftIdentifier(name) {
                         tableError(tableIndex, whereLocation, "parameter ':\(name)' is not a valid Swift identifier")
                         continue
                     }
                     if let declared = source.params.first(where: { $0.key.scalarText == name }) {
-                        parameters.append(Query.Parameter(name: name, type: declared.type, isOptional: declared.isOptional))
+                        parameters.append(TypedQuery.Parameter(name: name, type: declared.type, isOptional: declared.isOptional))
                         continue
                     }
                     if case .parameter(name)? = query.limit, found.inferred[name] == nil {
-                        parameters.append(Query.Parameter(name: name, type: .int))
+                        parameters.append(TypedQuery.Parameter(name: name, type: .int))
                         continue
                     }
                     guard let inferences = found.inferred[name], let first = inferences.first else {
@@ -227,13 +228,13 @@ extension SchemaDecoder {
                                    hint: "use two parameters, or declare its type in 'params'")
                     }
                     // A date compared with a `dateFormat:` column is bound in that column's format.
-                    let formats = inferences.map { $0.column.flatMap { table.column(named: $0)?.dateFormat } }
+                    let formats = inferences.map(\.dateFormat)
                     if first.type == .date, let other = formats.first(where: { $0 != formats[0] }) {
                         tableError(tableIndex, whereLocation,
                                    "parameter ':\(name)' is compared with date columns of different date formats (\(formats[0]?.rawValue ?? "iso8601") and \(other?.rawValue ?? "iso8601"))",
                                    hint: "use one parameter per column")
                     }
-                    var parameter = Query.Parameter(name: name, type: first.type, isOptional: inferences.contains { $0.isOptional })
+                    var parameter = TypedQuery.Parameter(name: name, type: first.type, isOptional: inferences.contains { $0.isOptional })
                     if first.type == .date { parameter.dateFormat = formats[0] }
                     parameters.append(parameter)
                 }
@@ -452,7 +453,7 @@ extension SchemaDecoder {
                 if stage == 1 {
                     numbered = prepared.parameterNames
                     // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
-                    let inWhere = QueryParameters.infer(query.whereClause ?? "", table: table)
+                    let inWhere = TableQueryParameters.names(in: query.whereClause ?? "")
                     var known = Set(inWhere.names.map { ":" + $0 })
                     if case .parameter(let name)? = query.limit { known.insert(":" + name) }
                     // Other styles in `where` are reported there already.

@@ -106,7 +106,7 @@ package struct DAOPlan {
         guard case .parameter(let name)? = query.limit, query.returns == .many || query.returns == .one,
             query.parameters.last?.name == name
         else { return false }
-        return !QueryParameters.infer(query.whereClause ?? "", table: table).names.contains(name)
+        return !TableQueryParameters.names(in: query.whereClause ?? "").names.contains(name)
     }
 
     /// Deletes the rows of an expiring table whose `expiresAt` is not after parameter 1.
