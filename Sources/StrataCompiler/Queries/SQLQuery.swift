@@ -2,13 +2,10 @@
 /// method of `<Database>Queries`. This is the declaration as written; ``QueryAnalyzer`` turns
 /// it into a ``TypedQuery``.
 package struct SQLQuery: Hashable, Sendable {
-    /// `returns:`: how many rows a statement that yields rows gives back.
-    package enum Returns: String, Hashable, Sendable, CaseIterable {
-        /// An array of every row (the default).
-        case many
-        /// The first row, or nil.
-        case one
-    }
+    /// The `returns:` a typed query may have: how many rows a statement that yields rows gives
+    /// back, every row (`many`, the default) or the first (`one`). (A table query may also count
+    /// its rows or test that one exists.)
+    static let returnsValues: [Query.Returns] = [.many, .one]
 
     /// A `params:` entry: the type of a `:name` parameter where inference cannot decide.
     package struct ParameterOverride: Hashable, Sendable {
@@ -59,8 +56,8 @@ package struct SQLQuery: Hashable, Sendable {
     package var sql: String
     /// `doc:`.
     package var doc: String?
-    /// `returns:`.
-    package var returns: Returns
+    /// `returns:`, one of ``returnsValues``.
+    package var returns: Query.Returns
     /// `params:`, in the order written.
     package var parameterTypes: [ParameterOverride]
     /// `columns:`, in the order written.
@@ -72,7 +69,7 @@ package struct SQLQuery: Hashable, Sendable {
 
     /// Creates a query declaration.
     package init(
-        name: String, sql: String, doc: String? = nil, returns: Returns = .many, parameterTypes: [ParameterOverride] = [],
+        name: String, sql: String, doc: String? = nil, returns: Query.Returns = .many, parameterTypes: [ParameterOverride] = [],
         columnTypes: [ColumnOverride] = [], location: SourceLocation? = nil, sqlSource: SQLSourceMap? = nil
     ) {
         self.name = name

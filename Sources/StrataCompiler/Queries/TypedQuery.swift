@@ -65,7 +65,7 @@ package struct TypedQuery: Hashable, Sendable {
     /// `doc:`.
     package var doc: String?
     /// `returns:`.
-    package var returns: SQLQuery.Returns
+    package var returns: Query.Returns
     /// The statement yields exactly one row whatever the data (a SELECT without FROM, or an
     /// aggregate without GROUP BY): `returns: one` gives the row itself, not an optional.
     package var exactlyOneRow: Bool = false

@@ -35,8 +35,8 @@ extension SchemaDecoder {
         query.sqlSource = sqlSourceMap(for: sql, at: sqlNode.location)
         query.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         if let node = fields["returns"] {
-            let all = SQLQuery.Returns.allCases.map(\.rawValue)
-            if let text = node.string, let returns = SQLQuery.Returns(rawValue: text) {
+            let all = SQLQuery.returnsValues.map(\.rawValue)
+            if let text = node.string, let returns = Query.Returns(rawValue: text), SQLQuery.returnsValues.contains(returns) {
                 query.returns = returns
             } else {
                 error(node.location, "'returns' must be one of \(all.joined(separator: ", ")), found \(node.kindDescription)",

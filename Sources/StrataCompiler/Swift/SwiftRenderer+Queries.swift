@@ -194,9 +194,10 @@ extension SwiftRenderer {
         let returnType: String
         switch (query.shape, query.returns) {
         case (.changes, _): returnType = "Int"
-        case (_, .many): returnType = "[\(row)]"
         case (_, .one) where query.exactlyOneRow: returnType = row
         case (_, .one): returnType = row.hasSuffix("?") ? row : row + "?"
+        // (A typed query's `returns:` is `many` or `one`: ``SQLQuery/returnsValues``.)
+        case (_, .many), (_, .count), (_, .exists): returnType = "[\(row)]"
         }
         var doc = query.doc.map { $0 + "\n\n" } ?? ""
         doc += "```sql\n\(query.sql)\n```\n\n"
@@ -243,7 +244,7 @@ extension SwiftRenderer {
                 out.line("return \(decodeExpression(query))")
             case (_, .one):
                 out.line("return try statement.step() ? \(decodeExpression(query)) : nil")
-            case (_, .many):
+            case (_, .many), (_, .count), (_, .exists):
                 out.line("var records: [\(row)] = []")
                 out.line("while try statement.step() { records.append(\(decodeExpression(query))) }")
                 out.line("return records")
