@@ -45,20 +45,7 @@ extension SchemaDecoder {
             }
         }
         if let node = fields["params"], !node.isNull {
-            if let pairs = node.pairs {
-                for pair in pairs {
-                    let paramName = pair.key.scalarText ?? ""
-                    guard let spec = typeSpec(pair.value, "the type of parameter '\(paramName)'") else { continue }
-                    guard let type = Self.simpleType(spec.keyword) else {
-                        error(pair.value.location, "parameter '\(paramName)' cannot be declared as \(spec.keyword)",
-                              hint: "compare it with a column of that type to infer it")
-                        continue
-                    }
-                    source.params.append((pair.key, type, spec.isOptional))
-                }
-            } else {
-                error(node.location, "'params' must be a mapping of names to types, found \(node.kindDescription)")
-            }
+            source.params = decodeParameterTypes(node, lists: false).map { ($0.key, $0.type, $0.isOptional) }
         }
         return (query, source)
     }

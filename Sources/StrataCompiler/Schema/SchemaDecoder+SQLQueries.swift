@@ -44,35 +44,9 @@ extension SchemaDecoder {
             }
         }
         if let node = fields["params"], !node.isNull {
-            if let pairs = node.pairs {
-                for pair in pairs {
-                    let paramName = pair.key.scalarText ?? ""
-                    var typeNode = pair.value
-                    var isList = false
-                    if let text = typeNode.string?.trimmingSpaces, text.hasPrefix("["), text.hasSuffix("]") {
-                        isList = true
-                        typeNode = YAMLNode(.scalar(String(text.dropFirst().dropLast()).trimmingSpaces, .quoted), at: typeNode.location)
-                    } else if let items = typeNode.items, items.count == 1 {
-                        isList = true
-                        typeNode = items[0]
-                    }
-                    guard let spec = typeSpec(typeNode, "the type of parameter '\(paramName)'") else { continue }
-                    guard let type = Self.simpleType(spec.keyword) else {
-                        error(pair.value.location, "parameter '\(paramName)' cannot be declared as \(spec.keyword)",
-                              hint: "compare it with a column of that type to infer it")
-                        continue
-                    }
-                    if isList && spec.isOptional {
-                        error(pair.value.location, "the elements of list parameter '\(paramName)' cannot be optional")
-                        continue
-                    }
-                    query.parameterTypes.append(
-                        SQLQuery.ParameterOverride(name: paramName, type: type, isOptional: spec.isOptional, isList: isList,
-                                                   location: pair.key.location))
-                }
-            } else {
-                error(node.location, "'params' must be a mapping of names to types, found \(node.kindDescription)",
-                      hint: "for example params: { limit: int, ids: \"[int]\" }")
+            query.parameterTypes = decodeParameterTypes(node, lists: true, hint: "for example params: { limit: int, ids: \"[int]\" }").map {
+                SQLQuery.ParameterOverride(name: $0.key.scalarText ?? "", type: $0.type, isOptional: $0.isOptional, isList: $0.isList,
+                                           location: $0.key.location)
             }
         }
         if let node = fields["columns"], !node.isNull {
@@ -94,6 +68,42 @@ extension SchemaDecoder {
             }
         }
         return query
+    }
+
+    /// The entries of a query's `params:`: each parameter's type (`int?`: optional; with `lists`,
+    /// `"[int]"` or `[int]`: a list), with the key it is written at.
+    mutating func decodeParameterTypes(
+        _ node: YAMLNode, lists: Bool, hint: String? = nil
+    ) -> [(key: YAMLNode, type: ColumnType, isOptional: Bool, isList: Bool)] {
+        guard let pairs = node.pairs else {
+            error(node.location, "'params' must be a mapping of names to types, found \(node.kindDescription)", hint: hint)
+            return []
+        }
+        var result: [(key: YAMLNode, type: ColumnType, isOptional: Bool, isList: Bool)] = []
+        for pair in pairs {
+            let paramName = pair.key.scalarText ?? ""
+            var typeNode = pair.value
+            var isList = false
+            if lists, let text = typeNode.string?.trimmingSpaces, text.hasPrefix("["), text.hasSuffix("]") {
+                isList = true
+                typeNode = YAMLNode(.scalar(String(text.dropFirst().dropLast()).trimmingSpaces, .quoted), at: typeNode.location)
+            } else if lists, let items = typeNode.items, items.count == 1 {
+                isList = true
+                typeNode = items[0]
+            }
+            guard let spec = typeSpec(typeNode, "the type of parameter '\(paramName)'") else { continue }
+            guard let type = Self.simpleType(spec.keyword) else {
+                error(pair.value.location, "parameter '\(paramName)' cannot be declared as \(spec.keyword)",
+                      hint: "compare it with a column of that type to infer it")
+                continue
+            }
+            if isList && spec.isOptional {
+                error(pair.value.location, "the elements of list parameter '\(paramName)' cannot be optional")
+                continue
+            }
+            result.append((pair.key, type, spec.isOptional, isList))
+        }
+        return result
     }
 
     /// Where each byte of a `sql:` scalar is written.
