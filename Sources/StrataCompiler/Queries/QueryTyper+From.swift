@@ -76,10 +76,7 @@ extension QueryTyper {
             } else if let cte = scope.cte(resolved) {
                 source.columns = cte
             } else if let table = schema.tables.first(where: { $0.sqlName.lowercased() == resolved.lowercased() }) {
-                source.columns = table.columns.map { column in
-                    (column.sqlName, ExprType(base: column.type, owner: table.recordName, optional: column.isOptional,
-                                              origin: (table.sqlName, column.sqlName), dateFormat: column.dateFormat))
-                }
+                source.columns = Self.columns(of: table)
             }
         }
         if accept("AS") {

@@ -15,6 +15,7 @@ extension QueryTyper {
         return table
     }
 
+    /// A table's columns as a source: SQL name, type, nullability, and the column each reads.
     static func columns(of table: Table) -> [(name: String, type: ExprType)] {
         table.columns.map { column in
             (column.sqlName, ExprType(base: column.type, owner: table.recordName, optional: column.isOptional,
