@@ -306,7 +306,7 @@ final class ValueObserver<Value: Sendable>: DatabaseObserver, @unchecked Sendabl
             let center = center
             let result = Result {
                 try database.read { conn -> (Value, Set<String>?) in
-                    let (value, sql) = try conn.recordingStatements(restore: { center.restoreWriterTrace(on: conn) }) {
+                    let (value, sql) = try conn.recordingStatements {
                         try fetch(conn)
                     }
                     return (value, center.region(of: sql, on: conn))
