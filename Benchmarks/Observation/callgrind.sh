@@ -41,8 +41,13 @@ for library in "${libraries[@]}"; do
         valgrind --tool=callgrind --callgrind-out-file="$file" "$bin" insert "$1" "$2" "$library" > "$file.log" 2>&1
         n=$(count "$symbol" "$file")
         [ -z "$base" ] && base=$n
-        label="none"
-        [ "$2" != 0 ] && label="$2 of $([ "$1" = unrelated ] && echo "$2 other table(s)" || echo "the written table")"
+        case "$1 $2" in
+            "unrelated 0") label="no observer" ;;
+            "unrelated 1") label="1 observer of another table" ;;
+            "unrelated 100") label="100 observers of 100 other tables" ;;
+            "written 1") label="1 observer of the written table" ;;
+            *) label="$2 observers of the written table" ;;
+        esac
         python3 -c "print('| $library | $label | {:,} | {:.4f} |'.format($n, $n / $base))"
     done
 done
