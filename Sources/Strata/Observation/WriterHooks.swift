@@ -43,7 +43,7 @@ final class WriterHooks: @unchecked Sendable {
     private var totalChanges: Int64
     /// Subscribed tables (lowercased) → the column indexes of their primary key (empty: the
     /// rowid), whether that key is the rowid itself, and whether the table has a rowid.
-    private var keyColumns: [String: (columns: [Int32], isRowID: Bool, hasRowID: Bool)] = [:]
+    private var keyColumns: [String: KeyColumns] = [:]
     private var rowHookInstalled = false
 
     init(connection: Connection, center: ObservationCenter, database: Database? = nil) {
@@ -114,7 +114,7 @@ final class WriterHooks: @unchecked Sendable {
 
     /// Reports row changes of `tables` (lowercased names) from now on; none when empty.
     func setChangeTables(_ tables: Set<String>, on conn: Connection) throws {
-        var keys: [String: (columns: [Int32], isRowID: Bool, hasRowID: Bool)] = [:]
+        var keys: [String: KeyColumns] = [:]
         for table in tables {
             let rows = try conn.fetch(sql: "SELECT cid, pk, type FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", arguments: [table])
             let columns = try rows.map { Int32(try $0.get(0) as Int) }
@@ -126,6 +126,7 @@ final class WriterHooks: @unchecked Sendable {
             keys[table] = (columns, isRowID, hasRowID)
         }
         keyColumns = keys
+        lastTable = nil
         if keys.isEmpty {
             removeRowHook()
         } else if !rowHookInstalled {
@@ -216,9 +217,27 @@ final class WriterHooks: @unchecked Sendable {
         totalChanges = sqlite3_total_changes64(handle)
     }
 
-    fileprivate func preupdate(_ op: Int32, table: UnsafePointer<CChar>, oldRowID: Int64, newRowID: Int64) {
+    /// The table of the last row change, its name and its key when subscribed: the rows of one
+    /// statement are of one table, so a row of an unsubscribed table costs a comparison, not
+    /// building and lowercasing its name.
+    private var lastTable: (pointer: UnsafePointer<CChar>, name: String, key: KeyColumns?)?
+
+    private typealias KeyColumns = (columns: [Int32], isRowID: Bool, hasRowID: Bool)
+
+    /// The name and key of `table` when `changes(to:)` listens to it.
+    private func subscribed(_ table: UnsafePointer<CChar>) -> (name: String, key: KeyColumns)? {
+        // The same pointer may name another table after a schema change: compare the text too.
+        if let last = lastTable, last.pointer == table, last.name.withCString({ strcmp($0, table) == 0 }) {
+            return last.key.map { (last.name, $0) }
+        }
         let name = String(cString: table)
-        guard let key = keyColumns[name.lowercased()], let api = PreupdateAPI.shared else { return }
+        let key = keyColumns[name.lowercased()]
+        lastTable = (table, name, key)
+        return key.map { (name, $0) }
+    }
+
+    fileprivate func preupdate(_ op: Int32, table: UnsafePointer<CChar>, oldRowID: Int64, newRowID: Int64) {
+        guard let (name, key) = subscribed(table), let api = PreupdateAPI.shared else { return }
         let kind: DatabaseChange.Kind
         switch op {
         case SQLITE_INSERT: kind = .insert
@@ -240,8 +259,7 @@ final class WriterHooks: @unchecked Sendable {
     }
 
     fileprivate func update(_ op: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
-        let name = String(cString: table)
-        guard let key = keyColumns[name.lowercased()] else { return }
+        guard let (name, key) = subscribed(table) else { return }
         let kind: DatabaseChange.Kind = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
         pendingChanges.append(DatabaseChange(table: name, kind: kind, primaryKey: key.isRowID ? [.integer(rowID)] : [], rowID: rowID))
     }
