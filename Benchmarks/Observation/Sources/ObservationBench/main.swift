@@ -13,6 +13,7 @@
 //   or read the written table with 100 distinct queries (`SELECT count(*) FROM item WHERE id > i`);
 //   median wall clock of runs.
 //
+// `ObservationBench latency` and `ObservationBench inserts` print one table each.
 // `ObservationBench insert <unrelated|written> <observers> <strata|grdb>` runs one such insert
 // after the observers have their first value, inside `measuredStrataInsert`/`measuredGRDBInsert`,
 // for callgrind (Benchmarks/Observation/callgrind.sh counts the instructions of that call: the
@@ -252,36 +253,50 @@ if arguments.first == "insert" {
     exit(0)
 }
 
-print("commit-to-value latency, ms (\(Config.commits) commits; p50 / p99); all observers run SELECT count(*) FROM item")
-print("| observers | Strata p50 | Strata p99 | GRDB p50 | GRDB p99 | GRDB .shared p50 | GRDB .shared p99 |")
-print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-for observers in [0, 1, 100] {
-    let strata = try strataLatency(observers: observers)
-    let grdb = try grdbLatency(observers: observers, shared: false)
-    let shared = try grdbLatency(observers: observers, shared: true)
-    print("| \(observers) | \(format(percentile(strata, 0.5))) | \(format(percentile(strata, 0.99))) | \(format(percentile(grdb, 0.5))) | \(format(percentile(grdb, 0.99))) | \(format(percentile(shared, 0.5))) | \(format(percentile(shared, 0.99))) |")
+// `ObservationBench latency` or `ObservationBench inserts`: only that table.
+let only = arguments.first
+if only != nil && only != "latency" && only != "inserts" {
+    FileHandle.standardError.write(Data("usage: ObservationBench [latency | inserts | insert <unrelated|written> <observers> <strata|grdb>]\n".utf8))
+    exit(2)
 }
 
-print()
-print("one transaction inserting \(Config.rows) rows, ms (median of \(Config.insertRuns) runs, runs alternate)")
-print("| observers | Strata | Strata cost | GRDB | GRDB cost |")
-print("| --- | ---: | ---: | ---: | ---: |")
-var strataTimes: [String: [Double]] = [:], grdbTimes: [String: [Double]] = [:]
-let cases: [(label: String, observers: Int, target: Target)] = [
-    ("none", 0, .unrelated),
-    ("1 of another table", 1, .unrelated), ("100 of 100 other tables", 100, .unrelated),
-    ("1 of the written table", 1, .written), ("100 of the written table", 100, .written),
-]
-for _ in 0..<Config.insertRuns {
-    for item in cases {
-        strataTimes[item.label, default: []].append(try strataInsert(observers: item.observers, target: item.target))
-        grdbTimes[item.label, default: []].append(try grdbInsert(observers: item.observers, target: item.target))
+func latencyTable() throws {
+    print("commit-to-value latency, ms (\(Config.commits) commits; p50 / p99); all observers run SELECT count(*) FROM item")
+    print("| observers | Strata p50 | Strata p99 | GRDB p50 | GRDB p99 | GRDB .shared p50 | GRDB .shared p99 |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for observers in [0, 1, 100] {
+        let strata = try strataLatency(observers: observers)
+        let grdb = try grdbLatency(observers: observers, shared: false)
+        let shared = try grdbLatency(observers: observers, shared: true)
+        print("| \(observers) | \(format(percentile(strata, 0.5))) | \(format(percentile(strata, 0.99))) | \(format(percentile(grdb, 0.5))) | \(format(percentile(grdb, 0.99))) | \(format(percentile(shared, 0.5))) | \(format(percentile(shared, 0.99))) |")
     }
 }
-let strataBase = median(strataTimes["none"] ?? []), grdbBase = median(grdbTimes["none"] ?? [])
-for item in cases {
-    let strata = median(strataTimes[item.label] ?? []), grdb = median(grdbTimes[item.label] ?? [])
-    let strataCost = item.observers == 0 ? "" : String(format: "%+.1f%%", (strata / strataBase - 1) * 100)
-    let grdbCost = item.observers == 0 ? "" : String(format: "%+.1f%%", (grdb / grdbBase - 1) * 100)
-    print("| \(item.label) | \(format(strata)) | \(strataCost) | \(format(grdb)) | \(grdbCost) |")
+
+func insertTable() throws {
+    print("one transaction inserting \(Config.rows) rows, ms (median of \(Config.insertRuns) runs, runs alternate)")
+    print("| observers | Strata | Strata cost | GRDB | GRDB cost |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    var strataTimes: [String: [Double]] = [:], grdbTimes: [String: [Double]] = [:]
+    let cases: [(label: String, observers: Int, target: Target)] = [
+        ("none", 0, .unrelated),
+        ("1 of another table", 1, .unrelated), ("100 of 100 other tables", 100, .unrelated),
+        ("1 of the written table", 1, .written), ("100 of the written table", 100, .written),
+    ]
+    for _ in 0..<Config.insertRuns {
+        for item in cases {
+            strataTimes[item.label, default: []].append(try strataInsert(observers: item.observers, target: item.target))
+            grdbTimes[item.label, default: []].append(try grdbInsert(observers: item.observers, target: item.target))
+        }
+    }
+    let strataBase = median(strataTimes["none"] ?? []), grdbBase = median(grdbTimes["none"] ?? [])
+    for item in cases {
+        let strata = median(strataTimes[item.label] ?? []), grdb = median(grdbTimes[item.label] ?? [])
+        let strataCost = item.observers == 0 ? "" : String(format: "%+.1f%%", (strata / strataBase - 1) * 100)
+        let grdbCost = item.observers == 0 ? "" : String(format: "%+.1f%%", (grdb / grdbBase - 1) * 100)
+        print("| \(item.label) | \(format(strata)) | \(strataCost) | \(format(grdb)) | \(grdbCost) |")
+    }
 }
+
+if only != "inserts" { try latencyTable() }
+if only == nil { print() }
+if only != "latency" { try insertTable() }
