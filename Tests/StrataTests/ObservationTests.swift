@@ -196,6 +196,53 @@ final class Counter: Sendable {
         #expect(await eventually { pairs.last == [1, 1] })
     }
 
+    /// The writer runs no observation code per statement: what a transaction wrote comes from
+    /// the writing statements that ran in it, read once at commit. Each way a write can run is
+    /// seen: commits of statements outside BEGIN/COMMIT folded into one closure (with a
+    /// rolled-back transaction after them, which is not), a statement the caller prepared, ran
+    /// and dropped before COMMIT, and a cached statement run again in later transactions.
+    @Test(arguments: Backend.allCases) func everyWayAWriteRunsIsSeen(_ backend: Backend) async throws {
+        let dir = try TemporaryDirectory()
+        let db = try open(backend, dir)
+        let memberFetches = Counter()
+        let books = Collector(db.observe { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1 })
+        let members = Collector(db.observe { conn -> Int in
+            memberFetches.bump()
+            return try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM member") ?? -1
+        })
+        let bookChanges = Collector(db.changes(toTables: ["book"]))
+        #expect(await eventually { books.last == 0 && members.last == 0 })
+
+        try db.writeWithoutTransaction { conn in
+            try conn.execute(sql: "INSERT INTO book (id, title) VALUES (1, 'autocommit')")
+            try conn.execute(sql: "BEGIN")
+            try conn.execute(sql: "INSERT INTO member (name) VALUES ('rolled back')")
+            try conn.execute(sql: "INSERT INTO book (id, title) VALUES (2, 'rolled back')")
+            try conn.execute(sql: "ROLLBACK")
+        }
+        #expect(await eventually { books.last == 1 })
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(memberFetches.count == 1, "the rolled-back insert into member causes no fetch")
+
+        try await db.write { conn in
+            let statement = try conn.makeStatement(sql: "INSERT INTO member (name) VALUES (?)")
+            try statement.bind("dropped before COMMIT", at: 1)
+            try statement.run()
+        }
+        #expect(await eventually { members.last == 1 })
+
+        for id in 3...4 {
+            try await db.write { conn in
+                let statement = try conn.cachedStatement(sql: "INSERT INTO book (id, title) VALUES (?, 'cached')")
+                try statement.bind(id, at: 1)
+                try statement.run()
+            }
+            #expect(await eventually { books.last == id - 1 })
+        }
+        #expect(await eventually { bookChanges.all.count >= 3 })
+        #expect(bookChanges.all.map(\.primaryKey) == [[.integer(1)], [.integer(3)], [.integer(4)]])
+    }
+
     /// A trigger's write and a foreign-key cascade count as writes to their tables.
     @Test func triggersAndForeignKeyCascadesAreSeen() async throws {
         let dir = try TemporaryDirectory()

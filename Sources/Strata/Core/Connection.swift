@@ -25,6 +25,10 @@ public final class Connection {
     /// Prepared statements of `RecordDAO`'s conditional methods, found by comparing their
     /// parts (see `Connection+ConditionCache.swift`).
     @exclusivity(unchecked) @usableFromInline var conditionStatements: [ConditionStatement] = []
+    /// Observation's hooks, while this is the writer connection of a ``Database`` something
+    /// observes (Observation/WriterHooks.swift): told when a statement that ran is finalized and
+    /// when a transaction ends, never per statement run.
+    var observationHooks: WriterHooks?
     /// Depth of nested savepoints, for unique names.
     private var savepointDepth = 0
     /// True for a connection opened read-only.
@@ -204,6 +208,7 @@ public final class Connection {
     /// Ends one `read`/`write` closure's use of the connection.
     func endAccess() {
         resetActiveStatements()
+        if let observationHooks { observationHooks.publishCommits() }
         if !retiredSlots.isEmpty { releaseRetiredSlots() }
         access.generation &+= 1
     }
@@ -361,6 +366,7 @@ public final class Connection {
             rollbackQuietly()
             throw error
         }
+        if let observationHooks { observationHooks.publishCommits() }
         return result
     }
 

@@ -33,6 +33,8 @@ public final class Statement {
     }
 
     deinit {
+        // Observation learns here what a statement that ran inside a transaction wrote.
+        if let hooks = connection?.observationHooks { hooks.statementFinalizing(handle) }
         sqlite3_finalize(handle)
     }
 

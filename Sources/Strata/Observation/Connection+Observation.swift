@@ -1,15 +1,18 @@
 import CSQLite
 import Foundation
 
-// What statements read and write, as SQLite's authorizer reports it, and which statements a
-// closure ran, as SQLite's statement trace reports it: the two facts observation is built on.
+// What statements read and write, as SQLite's authorizer reports it: the fact observation is
+// built on.
 //
 // SQLite calls the authorizer only while it prepares a statement, and a connection's cached
-// statements are prepared once. So the runtime does not try to catch reads as they happen:
-// during an observed fetch it records the SQL text of every statement that *ran*
-// (`SQLITE_TRACE_STMT`, which fires for cached statements too), and it learns what a SQL text
-// reads or writes by preparing it once more with an authorizer (``Connection/analyzeAccess(sql:)``),
-// remembering the answer per text until the schema changes.
+// statements are prepared once. So the runtime does not try to catch reads or writes as they
+// happen. It learns what a SQL text reads or writes by preparing it once more with an
+// authorizer (``Connection/analyzeAccess(sql:)``), remembering the answer per text until the
+// schema changes (``ObservationCenter``). Which texts matter: during an observed fetch, the
+// SQL text of every statement that *ran* on its reader connection (`SQLITE_TRACE_STMT`, which
+// fires for cached statements too, installed only for the fetch); for a committed transaction,
+// the writing statements that ran in it, from SQLite's per-statement run counters read once at
+// commit (WriterHooks.swift), so the writer runs no observation code per statement.
 
 /// The tables one SQL statement reads and writes, and whether it changes the schema.
 struct StatementAccess: Sendable, Equatable {
@@ -80,19 +83,16 @@ extension Connection {
     }
 
     /// Runs `body` and returns its result with the SQL text of every statement that ran
-    /// during it (cached or not, finalized or not), from `SQLITE_TRACE_STMT`.
-    ///
-    /// Replaces the connection's trace callback for the duration; `restore` puts back the one
-    /// that was there (observation's writer hooks on an in-memory database, whose reads run on
-    /// the writer).
-    func recordingStatements<T>(restore: () -> Void, _ body: () throws -> T) rethrows -> (T, Set<String>) {
-        let recorder = StatementRecorder(includeReadOnly: true)
+    /// during it (cached or not, finalized or not), from `SQLITE_TRACE_STMT`: on the reader
+    /// connection of an observed fetch (the writer's, for an in-memory database), only while
+    /// the fetch runs.
+    func recordingStatements<T>(_ body: () throws -> T) rethrows -> (T, Set<String>) {
+        let recorder = StatementRecorder()
         let context = Unmanaged.passRetained(recorder)
         sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), statementTrace, context.toOpaque())
         defer {
             sqlite3_trace_v2(handle, 0, nil, nil)
             context.release()
-            restore()
         }
         let result = try body()
         return (result, recorder.sql)
@@ -101,20 +101,13 @@ extension Connection {
 
 /// Collects the SQL texts of the statements that start running on a connection.
 final class StatementRecorder {
-    /// True to record reads too; false to record only statements that may write.
-    let includeReadOnly: Bool
     /// The SQL texts seen.
     var sql: Set<String> = []
     /// The last statement recorded, to skip the hashing when a loop runs it again.
     private var last: (statement: OpaquePointer, sql: String)?
 
-    init(includeReadOnly: Bool) {
-        self.includeReadOnly = includeReadOnly
-    }
-
     /// Records `statement`, which is starting to run.
     func record(_ statement: OpaquePointer) {
-        if !includeReadOnly, sqlite3_stmt_readonly(statement) != 0 { return }
         guard let text = sqlite3_sql(statement) else { return }
         // The same statement run again in a loop: compare bytes, not only the pointer, since a
         // finalized statement's memory can be reused by a new one with other SQL.

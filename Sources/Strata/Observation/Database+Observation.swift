@@ -24,8 +24,10 @@ extension Database {
     ///   tables behind views included), and which tables each committed transaction wrote
     ///   (triggers and foreign-key actions included). Commits that touched only other tables,
     ///   rolled-back transactions and writes that changed no row cause no fetch.
-    /// - Commits through this `Database` are seen at once; commits by other `Database` values
-    ///   and other processes within ``Configuration/observationPollingInterval``.
+    /// - Commits through this `Database` are seen at once (once `COMMIT` returns; a statement that
+    ///   commits on its own inside `writeWithoutTransaction`, once that closure returns); commits
+    ///   by other `Database` values and other processes within
+    ///   ``Configuration/observationPollingInterval``.
     /// - Several commits while the consumer is busy fold into one fresh value: the latest wins.
     /// - A value equal to the previous one is not delivered again (see
     ///   ``ValueObservation/everyValue()``).
@@ -306,7 +308,7 @@ final class ValueObserver<Value: Sendable>: DatabaseObserver, @unchecked Sendabl
             let center = center
             let result = Result {
                 try database.read { conn -> (Value, Set<String>?) in
-                    let (value, sql) = try conn.recordingStatements(restore: { center.restoreWriterTrace(on: conn) }) {
+                    let (value, sql) = try conn.recordingStatements {
                         try fetch(conn)
                     }
                     return (value, center.region(of: sql, on: conn))

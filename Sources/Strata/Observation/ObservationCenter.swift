@@ -150,13 +150,13 @@ final class ObservationCenter: @unchecked Sendable {
                     let hooks = current ?? WriterHooks(connection: conn, center: self, database: db)
                     if current == nil {
                         state.withLock { $0.hooks = hooks }
-                        hooks.install()
+                        hooks.install(on: conn)
                     }
                     try hooks.setChangeTables(changeTables, on: conn)
                     // The poller's first `data_version`, read before the first fetch.
                     if polls { writerVersion = try conn.fetchValue(Int.self, sql: "PRAGMA data_version") }
                 } else if let current {
-                    current.uninstall()
+                    current.uninstall(from: conn)
                     state.withLock { $0.hooks = nil }
                 }
             }
@@ -182,13 +182,6 @@ final class ObservationCenter: @unchecked Sendable {
     func writerHooks(on connection: Connection) -> WriterHooks? {
         guard let hooks = state.withLock({ $0.hooks }), hooks.handle == connection.handle else { return nil }
         return hooks
-    }
-
-    /// Restores the writer's trace callback on `connection` after an observed fetch replaced it
-    /// (reads of an in-memory database run on the writer).
-    func restoreWriterTrace(on connection: Connection) {
-        guard let hooks = state.withLock({ $0.hooks }), hooks.handle == connection.handle else { return }
-        hooks.installTrace()
     }
 
     // MARK: - Polling for other connections and processes
@@ -256,7 +249,7 @@ final class ObservationCenter: @unchecked Sendable {
     // MARK: - Commits
 
     /// Called by the writer hooks on the writer's thread, after COMMIT returned: `sql` are the
-    /// texts of the statements of the transaction that may write.
+    /// texts of the statements of the committed transactions that may write.
     func didCommit(_ db: Database?, sql: Set<String>, rowsChanged: Int64, changes: [DatabaseChange]) {
         if !changes.isEmpty {
             let subscribers = state.withLock { Array($0.subscribers.values) }

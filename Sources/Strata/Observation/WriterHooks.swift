@@ -1,18 +1,27 @@
 import CSQLite
 import Foundation
 
-/// The hooks observation installs on a database's writer connection while something observes:
+/// The hooks observation installs on a database's writer connection while something observes.
+/// None of them runs per statement: a write costs what it costs without observation, and the
+/// observation work is done once per transaction.
 ///
-/// - `sqlite3_trace_v2` with `SQLITE_TRACE_STMT` records the SQL text of every statement of the
-///   transaction that may write (cached statements included), and `SQLITE_TRACE_PROFILE` tells
-///   when a statement ended: when that statement was a successful COMMIT, the transaction is
-///   published, after COMMIT returned and the commit is visible to readers.
-/// - `sqlite3_commit_hook` / `sqlite3_rollback_hook` tell a commit from a rollback; a rollback
-///   discards what was recorded.
-/// - `sqlite3_total_changes64` before and after tells whether the transaction changed any row.
-/// - For `changes(to:)` subscribers, the preupdate hook (when this SQLite has it; it sees rows
-///   deleted by `INSERT OR REPLACE`, `DELETE` without `WHERE` and WITHOUT ROWID tables) or else
-///   the update hook reports each changed row with its primary key.
+/// - `sqlite3_commit_hook` (once per commit) collects what the transaction may have written:
+///   the SQL texts of the writing statements that ran in it. SQLite counts the runs of each
+///   prepared statement (`SQLITE_STMTSTATUS_RUN`, bumped by the statement's first instruction);
+///   the hook walks the connection's prepared statements (`sqlite3_next_stmt`), takes those
+///   that may write and ran, and resets their counters. A statement finalized inside the
+///   transaction (`execute(sql:)`'s) reports itself from `Statement.deinit`. What each SQL text
+///   writes (triggers and foreign-key actions included) was decided once, when the
+///   ``ObservationCenter`` prepared it with an authorizer; never per run.
+/// - `sqlite3_rollback_hook` discards what the rolled-back transaction collected.
+/// - The commit is published once no transaction is open and the committing statement has
+///   returned, so the commit is visible to readers: after `COMMIT` in
+///   ``Connection/inTransaction(_:_:)``, and when a `read`/`write` closure ends (commits of
+///   statements run outside a transaction; several fold into one publication).
+/// - `sqlite3_total_changes64` tells whether the commits changed any row.
+/// - For `changes(to:)` subscribers only, the preupdate hook (when this SQLite has it; it sees
+///   rows deleted by `INSERT OR REPLACE`, `DELETE` without `WHERE` and WITHOUT ROWID tables) or
+///   else the update hook reports each changed row with its primary key.
 ///
 /// Every member is used on the writer's thread only: inside the writer's callbacks or inside
 /// `writeWithoutTransaction`.
@@ -20,13 +29,21 @@ final class WriterHooks: @unchecked Sendable {
     let handle: OpaquePointer
     private weak var center: ObservationCenter?
     private weak var database: Database?
-    private let recorder = StatementRecorder(includeReadOnly: false)
-    private var committed = false
-    private var totalChanges: Int64
+    /// SQL of the writing statements finalized inside the open transaction.
+    private var finalizedSQL: Set<String> = []
+    /// Row changes of the open transaction.
     private var pendingChanges: [DatabaseChange] = []
+    /// What the commits not published yet wrote.
+    private var committedSQL: Set<String> = []
+    private var committedChanges: [DatabaseChange] = []
+    private var hasCommitted = false
+    /// A rollback followed an unpublished commit: whether that commit changed rows is unknown.
+    private var committedRowsUnknown = false
+    /// `sqlite3_total_changes64` at the last publication or rollback.
+    private var totalChanges: Int64
     /// Subscribed tables (lowercased) → the column indexes of their primary key (empty: the
     /// rowid), whether that key is the rowid itself, and whether the table has a rowid.
-    private var keyColumns: [String: (columns: [Int32], isRowID: Bool, hasRowID: Bool)] = [:]
+    private var keyColumns: [String: KeyColumns] = [:]
     private var rowHookInstalled = false
 
     init(connection: Connection, center: ObservationCenter, database: Database? = nil) {
@@ -38,29 +55,66 @@ final class WriterHooks: @unchecked Sendable {
 
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    func install() {
+    func install(on connection: Connection) {
+        // Runs counted before observation started belong to no observed transaction.
+        forEachRanStatement { _ in }
         totalChanges = sqlite3_total_changes64(handle)
-        installTrace()
         sqlite3_commit_hook(handle, writerCommitHook, context)
         sqlite3_rollback_hook(handle, writerRollbackHook, context)
+        connection.observationHooks = self
     }
 
-    /// (Re)installs the trace callback, which an observed fetch on this connection replaces
-    /// for its duration.
-    func installTrace() {
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE), writerTrace, context)
-    }
-
-    func uninstall() {
-        sqlite3_trace_v2(handle, 0, nil, nil)
+    func uninstall(from connection: Connection) {
         sqlite3_commit_hook(handle, nil, nil)
         sqlite3_rollback_hook(handle, nil, nil)
         removeRowHook()
+        connection.observationHooks = nil
+    }
+
+    /// Calls `body` with the SQL text of every statement of the connection that may write and
+    /// ran since the last call, and resets their run counters.
+    private func forEachRanStatement(_ body: (UnsafePointer<CChar>) -> Void) {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_readonly(current) == 0, sqlite3_stmt_status(current, SQLITE_STMTSTATUS_RUN, 1) > 0,
+               let text = sqlite3_sql(current)
+            {
+                body(text)
+            }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
+    /// A statement of the connection is being finalized: when it may write and ran inside the
+    /// open transaction, what it wrote is published with the transaction's commit.
+    func statementFinalizing(_ statement: OpaquePointer) {
+        guard sqlite3_stmt_readonly(statement) == 0, sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_RUN, 1) > 0,
+              sqlite3_get_autocommit(handle) == 0, let text = sqlite3_sql(statement)
+        else { return }
+        finalizedSQL.insert(String(cString: text))
+    }
+
+    /// Publishes the commits made since the last publication, once no transaction is open.
+    func publishCommits() {
+        guard hasCommitted, sqlite3_get_autocommit(handle) != 0 else { return }
+        hasCommitted = false
+        let total = sqlite3_total_changes64(handle)
+        var rowsChanged = total - totalChanges
+        if committedRowsUnknown {
+            rowsChanged = max(rowsChanged, 1)
+            committedRowsUnknown = false
+        }
+        totalChanges = total
+        let sql = committedSQL
+        committedSQL.removeAll(keepingCapacity: true)
+        let changes = committedChanges
+        committedChanges = []
+        center?.didCommit(database, sql: sql, rowsChanged: rowsChanged, changes: changes)
     }
 
     /// Reports row changes of `tables` (lowercased names) from now on; none when empty.
     func setChangeTables(_ tables: Set<String>, on conn: Connection) throws {
-        var keys: [String: (columns: [Int32], isRowID: Bool, hasRowID: Bool)] = [:]
+        var keys: [String: KeyColumns] = [:]
         for table in tables {
             let rows = try conn.fetch(sql: "SELECT cid, pk, type FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", arguments: [table])
             let columns = try rows.map { Int32(try $0.get(0) as Int) }
@@ -72,6 +126,7 @@ final class WriterHooks: @unchecked Sendable {
             keys[table] = (columns, isRowID, hasRowID)
         }
         keyColumns = keys
+        lastTable = nil
         if keys.isEmpty {
             removeRowHook()
         } else if !rowHookInstalled {
@@ -140,43 +195,49 @@ final class WriterHooks: @unchecked Sendable {
 
     // MARK: - Callbacks
 
-    fileprivate func statementStarted(_ statement: OpaquePointer) {
-        recorder.record(statement)
-    }
-
-    fileprivate func statementEnded() {
-        guard sqlite3_get_autocommit(handle) != 0 else { return }  // still in a transaction
-        guard committed else {
-            // A statement that wrote nothing, or a failed one that was rolled back.
-            if !recorder.sql.isEmpty { recorder.clear() }
-            if !pendingChanges.isEmpty { pendingChanges = [] }
-            return
-        }
-        committed = false
-        let total = sqlite3_total_changes64(handle)
-        let rowsChanged = total - totalChanges
-        totalChanges = total
-        let sql = recorder.sql
-        recorder.clear()
-        let changes = pendingChanges
-        pendingChanges = []
-        center?.didCommit(database, sql: sql, rowsChanged: rowsChanged, changes: changes)
-    }
-
+    /// The commit hook: runs inside the committing statement, before the commit is visible.
     fileprivate func didCommit() {
-        committed = true
+        forEachRanStatement { committedSQL.insert(String(cString: $0)) }
+        if !finalizedSQL.isEmpty {
+            committedSQL.formUnion(finalizedSQL)
+            finalizedSQL.removeAll(keepingCapacity: true)
+        }
+        if !pendingChanges.isEmpty {
+            committedChanges.append(contentsOf: pendingChanges)
+            pendingChanges = []
+        }
+        hasCommitted = true
     }
 
     fileprivate func didRollback() {
-        committed = false
-        recorder.clear()
+        forEachRanStatement { _ in }
+        finalizedSQL.removeAll(keepingCapacity: true)
         pendingChanges = []
+        if hasCommitted { committedRowsUnknown = true }
         totalChanges = sqlite3_total_changes64(handle)
     }
 
-    fileprivate func preupdate(_ op: Int32, table: UnsafePointer<CChar>, oldRowID: Int64, newRowID: Int64) {
+    /// The table of the last row change, its name and its key when subscribed: the rows of one
+    /// statement are of one table, so a row of an unsubscribed table costs a comparison, not
+    /// building and lowercasing its name.
+    private var lastTable: (pointer: UnsafePointer<CChar>, name: String, key: KeyColumns?)?
+
+    private typealias KeyColumns = (columns: [Int32], isRowID: Bool, hasRowID: Bool)
+
+    /// The name and key of `table` when `changes(to:)` listens to it.
+    private func subscribed(_ table: UnsafePointer<CChar>) -> (name: String, key: KeyColumns)? {
+        // The same pointer may name another table after a schema change: compare the text too.
+        if let last = lastTable, last.pointer == table, last.name.withCString({ strcmp($0, table) == 0 }) {
+            return last.key.map { (last.name, $0) }
+        }
         let name = String(cString: table)
-        guard let key = keyColumns[name.lowercased()], let api = PreupdateAPI.shared else { return }
+        let key = keyColumns[name.lowercased()]
+        lastTable = (table, name, key)
+        return key.map { (name, $0) }
+    }
+
+    fileprivate func preupdate(_ op: Int32, table: UnsafePointer<CChar>, oldRowID: Int64, newRowID: Int64) {
+        guard let (name, key) = subscribed(table), let api = PreupdateAPI.shared else { return }
         let kind: DatabaseChange.Kind
         switch op {
         case SQLITE_INSERT: kind = .insert
@@ -198,8 +259,7 @@ final class WriterHooks: @unchecked Sendable {
     }
 
     fileprivate func update(_ op: Int32, table: UnsafePointer<CChar>, rowID: Int64) {
-        let name = String(cString: table)
-        guard let key = keyColumns[name.lowercased()] else { return }
+        guard let (name, key) = subscribed(table) else { return }
         let kind: DatabaseChange.Kind = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
         pendingChanges.append(DatabaseChange(table: name, kind: kind, primaryKey: key.isRowID ? [.integer(rowID)] : [], rowID: rowID))
     }
@@ -238,17 +298,6 @@ extension DatabaseValue {
 
 private func hooks(_ context: UnsafeMutableRawPointer?) -> WriterHooks? {
     context.map { Unmanaged<WriterHooks>.fromOpaque($0).takeUnretainedValue() }
-}
-
-private let writerTrace: @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
-    mask, context, statement, _ in
-    guard let hooks = hooks(context) else { return 0 }
-    if mask == UInt32(SQLITE_TRACE_STMT) {
-        if let statement { hooks.statementStarted(OpaquePointer(statement)) }
-    } else if mask == UInt32(SQLITE_TRACE_PROFILE) {
-        hooks.statementEnded()
-    }
-    return 0
 }
 
 private let writerCommitHook: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
