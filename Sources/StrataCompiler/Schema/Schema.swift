@@ -1,7 +1,8 @@
 import Strata
 
-/// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
-/// Swift rendering, introspection and diff) works on.
+/// The model of one `<Name>.schema.yml` file, as the front end decodes it and the checks
+/// complete it (foreign keys resolved); a checked one is part of a ``CompiledSchema``, what
+/// every later stage (SQL rendering, Swift rendering, introspection and diff) works on.
 package struct Schema: Hashable, Sendable {
     /// Options of the `options:` section.
     package struct Options: Hashable, Sendable {
@@ -46,15 +47,8 @@ package struct Schema: Hashable, Sendable {
     package var views: [SQLObject] = []
     /// Top-level `triggers:`, in declaration order: created after the views.
     package var triggers: [SQLObject] = []
-    /// The top-level `queries:`, in declaration order.
+    /// The top-level `queries:`, in declaration order (typed by the checks: ``CompiledSchema/queries``).
     package var queries: [SQLQuery] = []
-    /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
-    package var typedQueries: [TypedQuery] = []
-    /// The in-memory database validation executed this schema's DDL in (set by
-    /// ``SchemaLoader``), which the later stages reuse instead of executing the DDL again;
-    /// ``SQLiteChecker/declaredDatabase(of:)`` uses it only while it holds exactly this
-    /// schema's DDL, so a changed copy of the schema cannot see a stale database.
-    var validatedDatabase = ValidatedDatabase()
 
     /// Creates a schema.
     package init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
