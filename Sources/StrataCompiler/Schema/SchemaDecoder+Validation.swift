@@ -93,10 +93,12 @@ extension SchemaDecoder {
     // MARK: - Foreign keys
 
     mutating func resolveForeignKeys(_ schema: inout Schema) {
-        // Names are looked up in the schema as it was before this pass (a copy whose name index
-        // the writes below leave alone; only `references` changes).
+        // Names are looked up in the schema as it was before this pass; the resolved keys are
+        // written to a copy of the tables, assigned once at the end (only `references` changes).
         let unresolved = schema
         let tables = schema.tables
+        var resolved = tables
+        defer { schema.tables = resolved }
         for tableIndex in tables.indices {
             for columnIndex in tables[tableIndex].columns.indices {
                 let column = tables[tableIndex].columns[columnIndex]
@@ -107,7 +109,7 @@ extension SchemaDecoder {
                 let candidates = raw.indices.filter { raw[$0] == "." }
                 guard !candidates.isEmpty else {
                     tableError(tableIndex, location, "'references' must be 'Table.column', found '\(raw)'")
-                    schema.tables[tableIndex].columns[columnIndex].references = nil
+                    resolved[tableIndex].columns[columnIndex].references = nil
                     continue
                 }
                 var target: (Table, Column)?
@@ -123,7 +125,7 @@ extension SchemaDecoder {
                     }
                 }
                 guard let (parent, parentColumn) = target else {
-                    schema.tables[tableIndex].columns[columnIndex].references = nil
+                    resolved[tableIndex].columns[columnIndex].references = nil
                     if let knownTable {
                         let columnName = String(raw[raw.index(after: candidates.last ?? raw.startIndex)...])
                         tableError(tableIndex, location, "foreign key references unknown column '\(knownTable.recordName).\(columnName)'",
@@ -137,7 +139,7 @@ extension SchemaDecoder {
                 }
                 key.table = parent.recordName
                 key.column = parentColumn.name
-                schema.tables[tableIndex].columns[columnIndex].references = key
+                resolved[tableIndex].columns[columnIndex].references = key
                 if column.type.keyword != parentColumn.type.keyword {
                     tableError(tableIndex, location,
                                "foreign key column '\(column.name)' is \(column.type.keyword) but '\(parent.recordName).\(parentColumn.name)' is \(parentColumn.type.keyword)",
@@ -176,6 +178,8 @@ extension SchemaDecoder {
     /// then `limit` when the query's SQL has one), which is the order generated code binds
     /// them by index; SQLite's own numbering of the prepared query confirms it.
     mutating func inferParameters(_ schema: inout Schema, sqlite: SQLiteFindings) {
+        var inferred = schema.tables  // assigned once: setting the tables rebuilds the name lookups
+        defer { schema.tables = inferred }
         for tableIndex in schema.tables.indices {
             let table = schema.tables[tableIndex]
             for queryIndex in table.queries.indices {
@@ -241,7 +245,7 @@ extension SchemaDecoder {
                     tableError(tableIndex, declared.key.location, "parameter '\(declared.key.scalarText ?? "")' does not appear in the query",
                                hint: "use ':\(declared.key.scalarText ?? "")' in 'where' or remove it")
                 }
-                schema.tables[tableIndex].queries[queryIndex].parameters = parameters
+                inferred[tableIndex].queries[queryIndex].parameters = parameters
             }
         }
     }
