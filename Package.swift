@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler", "StrataTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "StrataTestSupport"],
             plugins: ["StrataPlugin"]
         ),
         // A test-only SQLite VFS that injects I/O errors (StrataReliabilityTests.IOFaultTests).

@@ -28,7 +28,7 @@ extension StrataCommand {
         func run() throws {
             var all: [Diagnostic] = []
             for file in files {
-                all += SchemaLoader.check(path: file).diagnostics
+                all += Compiler.check(path: file).diagnostics
             }
             switch format {
             case .text:

@@ -10,8 +10,14 @@ func printError(_ text: String) {
 
 /// Loads and validates a schema file, or prints its diagnostics and exits with 1.
 func loadSchemaOrExit(_ path: String) throws -> Schema {
+    try compileOrExit(path).schema
+}
+
+/// Runs the compiler's front end and checks on a schema file (``Compiler``, as `check` and
+/// `generate` do), or prints its diagnostics and exits with 1.
+func compileOrExit(_ path: String) throws -> CompiledSchema {
     do {
-        return try SchemaLoader.load(path: path)
+        return try Compiler.compile(path: path)
     } catch let error as DiagnosticsError {
         error.diagnostics.forEach { printError($0.rendered) }
         throw ExitCode(1)
@@ -65,7 +71,8 @@ extension StrataCommand.MigrationGroup {
         var allowDestructive = false
 
         func run() throws {
-            let declared = try loadSchemaOrExit(schema)
+            let compiled = try compileOrExit(schema)
+            let declared = compiled.schema
             let migrations = try loadMigrationsOrExit(schema)
             let snake = MigrationFiles.snakeCase(name)
             guard !snake.isEmpty else {
@@ -74,8 +81,7 @@ extension StrataCommand.MigrationGroup {
             }
             let plan: MigrationPlan
             do {
-                plan = try MigrationPlanner.plan(
-                    schema: declared, migrations: migrations, options: .init(allowDestructive: allowDestructive))
+                plan = try MigrationPlanner.plan(compiled, migrations: migrations, options: .init(allowDestructive: allowDestructive))
             } catch let error as MigrationPlanningError {
                 for (problem, location) in zip(error.problems, error.locations) {
                     printError("\(location.map { "\($0)" } ?? "\(schema):1:1"): error: \(problem)")
@@ -156,8 +162,9 @@ extension StrataCommand.MigrationGroup {
         var schema: String
 
         func run() throws {
-            let declared = try loadSchemaOrExit(schema)
-            var diagnostics = MigrationVerifier.verify(schema: declared, schemaPath: schema)
+            let compiled = try compileOrExit(schema)
+            let declared = compiled.schema
+            var diagnostics = MigrationVerifier.verify(compiled, schemaPath: schema)
             if declared.targetsPostgres, diagnostics.isEmpty {
                 let sqlite = (try? MigrationFiles.load(schemaPath: schema)) ?? []
                 diagnostics += PostgresMigrations.verify(schema: declared, schemaPath: schema, sqliteMigrations: sqlite)

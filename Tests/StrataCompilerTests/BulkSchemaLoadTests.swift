@@ -66,10 +66,11 @@ import Testing
     }
 
     @Test func aSchemaWithViewsTriggersSearchAndExpiryValidatesAndDescribesTheExecutedDDL() throws {
-        let (loaded, diagnostics) = SchemaLoader.check(bytes: Array(Self.rich.utf8), path: "Shop.schema.yml")
+        let (loaded, diagnostics) = Compiler.check(bytes: Array(Self.rich.utf8), path: "Shop.schema.yml")
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
-        let schema = try #require(loaded)
-        let db = try #require(schema.validatedDatabase.database(holding: SQLRenderer.ddl(for: schema)))
+        let compiled = try #require(loaded)
+        let schema = compiled.schema
+        let db = try #require(compiled.catalog.database(holding: SQLRenderer.ddl(for: schema)))
         // The tables were entered in bulk (no b-tree; an index on a made-up root page), the
         // search table, its shadow tables, the view and the trigger executed.
         let objects = try db.read { conn in
@@ -132,12 +133,13 @@ import Testing
     @Test func manyTablesAreEnteredInBulk() throws {
         let work = CompileWork()
         let (loaded, diagnostics) = CompileWork.$current.withValue(work) {
-            SchemaLoader.check(bytes: Array(ScalingTests.schema(tables: 200).utf8), path: "Big.schema.yml")
+            Compiler.check(bytes: Array(ScalingTests.schema(tables: 200).utf8), path: "Big.schema.yml")
         }
         #expect(diagnostics.isEmpty)
-        let schema = try #require(loaded)
+        let compiled = try #require(loaded)
+        let schema = compiled.schema
         #expect(work.ddlStatements == 2 * 200)
-        let db = try #require(schema.validatedDatabase.database(holding: SQLRenderer.ddl(for: schema)))
+        let db = try #require(compiled.catalog.database(holding: SQLRenderer.ddl(for: schema)))
         let tables = try db.read { conn in
             try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND rootpage = 0 AND name LIKE 'table\\_%' ESCAPE '\\'")
         }
@@ -168,11 +170,12 @@ import Testing
             """
         let work = CompileWork()
         let (loaded, diagnostics) = CompileWork.$current.withValue(work) {
-            SchemaLoader.check(bytes: Array(yaml.utf8), path: "Shop.schema.yml")
+            Compiler.check(bytes: Array(yaml.utf8), path: "Shop.schema.yml")
         }
         #expect(diagnostics.isEmpty)
-        let schema = try #require(loaded)
-        let db = try #require(schema.validatedDatabase.database(holding: SQLRenderer.ddl(for: schema)))
+        let compiled = try #require(loaded)
+        let schema = compiled.schema
+        let db = try #require(compiled.catalog.database(holding: SQLRenderer.ddl(for: schema)))
         let emptyRootpages = try db.read { conn in
             try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE rootpage < 2")
         }

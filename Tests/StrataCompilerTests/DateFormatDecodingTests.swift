@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func generatedCodeReadsAndWritesInTheFormat() throws {
-        let schema = try SchemaLoader.load(contents: """
+        let compiled = try Compiler.compile(contents: """
             tables:
               Event:
                 columns:
@@ -77,7 +77,7 @@ import Testing
                 queries:
                   after: { where: "at > :after" }
             """, path: "D.schema.yml")
-        let swift = Generator.render(schema, migrations: [], schemaPath: "D.schema.yml")
+        let swift = Generator.render(compiled, migrations: [], schemaPath: "D.schema.yml")
         #expect(swift.contains("try statement.date(at: 1, storage: .referenceDate, table: \"Event\", column: \"at\")"))
         #expect(swift.contains("try statement.date(at: 2, table: \"Event\", column: \"text\")"))
         #expect(swift.contains("try statement.bind(record.at, storage: .referenceDate, at: 1)"))

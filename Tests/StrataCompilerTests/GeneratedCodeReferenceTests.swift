@@ -35,11 +35,11 @@ enum GeneratedFixtures {
 
 @Test(arguments: GeneratedFixtures.schemaPaths())
 func generatedSwiftMatchesReference(_ schemaPath: String) throws {
-    let schema = try SchemaLoader.load(path: schemaPath)
+    let compiled = try Compiler.compile(path: schemaPath)
     let migrations = try MigrationFiles.load(schemaPath: schemaPath)
-    let postgres = schema.targetsPostgres ? try PostgresMigrations.load(schemaPath: schemaPath) : []
-    let actual = Generator.render(schema, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath)
-    #expect(Generator.render(schema, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath) == actual, "rendering is deterministic")
+    let postgres = compiled.schema.targetsPostgres ? try PostgresMigrations.load(schemaPath: schemaPath) : []
+    let actual = Generator.render(compiled, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath)
+    #expect(Generator.render(compiled, migrations: migrations, postgresMigrations: postgres, schemaPath: schemaPath) == actual, "rendering is deterministic")
     let expectedURL = GeneratedFixtures.directory.appendingPathComponent(Generator.schemaStem(of: schemaPath) + ".swift")
     if ProcessInfo.processInfo.environment["STRATA_UPDATE_FIXTURES"] == "1" {
         try actual.write(to: expectedURL, atomically: true, encoding: .utf8)

@@ -25,10 +25,10 @@ import Testing
         """
 
     static func generated() throws -> String {
-        let schema = try SchemaLoader.load(contents: schemaText, path: "Shop.schema.yml")
-        let plan = try MigrationPlanner.plan(schema: schema, migrations: [])
+        let compiled = try Compiler.compile(contents: schemaText, path: "Shop.schema.yml")
+        let plan = try MigrationPlanner.plan(compiled, migrations: [])
         let sql = MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: "Shop.schema.yml")
-        return Generator.render(schema, migrations: [Migration(version: 1, name: "initial", sql: sql)], schemaPath: "Shop.schema.yml")
+        return Generator.render(compiled, migrations: [Migration(version: 1, name: "initial", sql: sql)], schemaPath: "Shop.schema.yml")
     }
 
     @Test func noLineEndsInASpace() throws {
@@ -57,7 +57,7 @@ import Testing
         #expect(DAOPlan(table: tag, schema: schema).upsertSQL.hasSuffix("DO NOTHING"))
         #expect(swift.contains("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`)"))
         // An expiring table's upsert(_:expiresIn:) and upsert(_:expiresAt:) say the same.
-        let tokens = try SchemaLoader.load(
+        let tokens = try Compiler.compile(
             contents: "database: Tokens\ntables:\n  Token:\n    expires: true\n    columns:\n      id: { type: int, primaryKey: true }\n      value: text\n",
             path: "Tokens.schema.yml")
         let expiring = Generator.render(tokens, migrations: [], schemaPath: "Tokens.schema.yml")

@@ -132,8 +132,7 @@ import Testing
     }
 
     func render(_ yaml: String, path: String = "G.schema.yml") throws -> String {
-        let schema = try SchemaLoader.load(contents: yaml, path: path)
-        return Generator.render(schema, migrations: [], schemaPath: path)
+        return Generator.render(try Compiler.compile(contents: yaml, path: path), migrations: [], schemaPath: path)
     }
 
     @Test func enumColumnsNamedLikeTypesGetAValueSuffix() throws {

@@ -31,8 +31,8 @@ import Testing
         if !params.isEmpty { text += "    params: \(params)\n" }
         if !returns.isEmpty { text += "    returns: \(returns)\n" }
         if !columns.isEmpty { text += "    columns: \(columns)\n" }
-        let schema = try SchemaLoader.load(contents: text, path: "Shop.schema.yml")
-        return try #require(schema.typedQueries.first)
+        let compiled = try Compiler.compile(contents: text, path: "Shop.schema.yml")
+        return try #require(compiled.queries.first)
     }
 
     // MARK: - Errors, one per class, at an exact line:column
@@ -184,8 +184,8 @@ import Testing
 
     @Test func queriesMayComeBeforeTables() throws {
         let text = "queries:\n  q:\n    sql: SELECT id FROM item\n" + Self.tables
-        let schema = try SchemaLoader.load(contents: text, path: "Shop.schema.yml")
-        #expect(schema.typedQueries.map(\.name) == ["q"])
+        let compiled = try Compiler.compile(contents: text, path: "Shop.schema.yml")
+        #expect(compiled.queries.map(\.name) == ["q"])
     }
 
     // MARK: - Typing rules

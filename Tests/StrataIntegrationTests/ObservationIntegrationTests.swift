@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Observation of generated DAO queries and change events named by generated record types.
@@ -36,7 +37,7 @@ import Testing
         let db = fixture.db
         #expect(Book.databaseTableName == "books")
         #expect(Loan.databaseTableName == "loans")
-        let received = Protected<[DatabaseChange]>([])
+        let received = Locked<[DatabaseChange]>([])
         let changes = db.changes(to: [Book.self, Loan.self])
         let consumer = Task {
             for try await change in changes { received.withLock { $0.append(change) } }
@@ -57,14 +58,3 @@ import Testing
     }
 }
 
-/// A value shared between a test and a consumer task.
-final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

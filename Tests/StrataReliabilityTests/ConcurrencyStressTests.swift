@@ -19,7 +19,7 @@ import Testing
         var errors: [String] = []
     }
 
-    static func writerLoop(_ db: Database, writer: Int, until deadline: Date, seed: UInt64, tally: Protected<Tally>) {
+    static func writerLoop(_ db: Database, writer: Int, until deadline: Date, seed: UInt64, tally: Locked<Tally>) {
         var random = SeededGenerator(state: seed)
         var batches = 0
         while Date() < deadline {
@@ -54,7 +54,7 @@ import Testing
     struct ReaderState {
         var last = 0
         var reads = 0
-        mutating func record(_ seen: (count: Int, balance: Int, whole: Bool), reader: Int, tally: Protected<Tally>) {
+        mutating func record(_ seen: (count: Int, balance: Int, whole: Bool), reader: Int, tally: Locked<Tally>) {
             reads += 1
             if seen.count % 10 != 0 || seen.balance != total || !seen.whole || seen.count < last {
                 tally.withLock { $0.violations.append("reader \(reader): count \(seen.count) (previous \(last)), balance \(seen.balance), whole batches \(seen.whole)") }
@@ -64,7 +64,7 @@ import Testing
     }
 
     /// A reader on a thread of its own, with the synchronous API.
-    static func readerLoop(_ db: Database, reader: Int, until deadline: Date, tally: Protected<Tally>) {
+    static func readerLoop(_ db: Database, reader: Int, until deadline: Date, tally: Locked<Tally>) {
         var state = ReaderState()
         while Date() < deadline {
             do {
@@ -77,7 +77,7 @@ import Testing
     }
 
     /// A reader task, with the async API.
-    static func asyncReaderLoop(_ db: Database, reader: Int, until deadline: Date, tally: Protected<Tally>) async {
+    static func asyncReaderLoop(_ db: Database, reader: Int, until deadline: Date, tally: Locked<Tally>) async {
         var state = ReaderState()
         while Date() < deadline {
             do {
@@ -131,7 +131,7 @@ import Testing
         // A second Database on the same file: its own writer connection and reader pool, as
         // another process would have.
         let second = try Database(path: path)
-        let tally = Protected(Tally())
+        let tally = Locked(Tally())
 
         // The other process, when the sqlite3 shell is installed.
         let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first {

@@ -12,8 +12,8 @@ import Testing
     /// A started `strata` process whose output is collected as it comes.
     final class Running: @unchecked Sendable {
         let process = Process()
-        private let output = Protected(Data())
-        private let errors = Protected(Data())
+        private let output = Locked(Data())
+        private let errors = Locked(Data())
         private let finished = DispatchGroup()
 
         init(_ arguments: [String], in directory: URL) throws {

@@ -574,7 +574,7 @@ import Testing
             }
             let chained = try db.read { conn in try SchemaIntrospector.introspect(conn) }
             let built = try fresh.read { conn in try SchemaIntrospector.introspect(conn) }
-            let differences = SchemaDiff.differences(from: chained, to: built)
+            let differences = SchemaDiff.compare(from: chained, to: built)
             if !differences.isEmpty { fail("chain and fresh database differ: \(differences)") }
             for table in model.tables {
                 let columns = ["\"id\""] + table.columns.map { sqlQuoted($0.name) }

@@ -177,15 +177,16 @@ import Testing
     static func check(_ bytes: [UInt8], kind: String, label: @autoclosure () -> String, counts: inout Counts) {
         let clock = ContinuousClock()
         let start = clock.now
-        let (schema, diagnostics) = SchemaLoader.check(bytes: bytes, path: "Fuzz.schema.yml")
+        let (compiled, diagnostics) = Compiler.check(bytes: bytes, path: "Fuzz.schema.yml")
         counts.inputs += 1
         counts.largest = max(counts.largest, bytes.count)
         let errors = diagnostics.filter { $0.severity == .error }
-        if let schema, errors.isEmpty {
+        if let compiled, errors.isEmpty {
+            let schema = compiled.schema
             counts.valid += 1
             // A valid schema renders (its DDL ran in SQLite and its statements prepared in
             // the validation stage), and its first migration runs.
-            _ = Generator.render(schema, migrations: [], schemaPath: "Fuzz.schema.yml")
+            _ = Generator.render(compiled, migrations: [], schemaPath: "Fuzz.schema.yml")
             if let plan = try? MigrationPlanner.plan(schema: schema, migrations: []) {
                 let sql = MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: "Fuzz.schema.yml")
                 do {

@@ -68,18 +68,6 @@ enum Reliability {
     }
 }
 
-/// A value guarded by a lock, shared between threads.
-final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
 /// A small seeded generator (SplitMix64) so every run makes the same choices.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

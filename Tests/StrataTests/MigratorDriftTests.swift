@@ -155,9 +155,9 @@ import Testing
             let path = dir.path("race.sqlite")
             let first = try Database(path: path)
             let second = try Database(path: path)
-            let announced = Shared<[Int]>([])
-            let applied = Shared<[Int]>([])
-            let errors = Shared<[String]>([])
+            let announced = Locked<[Int]>([])
+            let applied = Locked<[Int]>([])
+            let errors = Locked<[String]>([])
             let group = DispatchGroup()
             for db in [first, second] {
                 let thread = Thread {
@@ -183,14 +183,3 @@ import Testing
     }
 }
 
-/// A value shared between test threads, guarded by a lock.
-private final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

@@ -165,4 +165,26 @@ import Testing
         try Migrator(migrations: [v1]).migrate(strict)
         #expect(throws: StrataError.self) { try Migrator(migrations: [v1, v2]).migrate(strict) }
     }
+
+    /// A baseline records its migration in the one history table the migrator creates, with
+    /// the fingerprint columns; the next migrate fills the fingerprint in and applies the rest.
+    @Test func aBaselineCreatesTheSameHistoryTableAsAMigration() throws {
+        let dir = try TemporaryDirectory()
+        let migrated = try Database(path: dir.path("migrated.sqlite"))
+        try Migrator(migrations: [MigratorTests.v1]).migrate(migrated)
+        let adopted = try Database(path: dir.path("adopted.sqlite"))
+        try adopted.writeWithoutTransaction { conn in
+            try conn.execute(sql: MigratorTests.v1.sql)
+            try conn.inTransaction(.immediate) { try Migrator(migrations: [MigratorTests.v1]).recordAsApplied(MigratorTests.v1, on: conn) }
+        }
+        func history(_ db: Database) throws -> [[DatabaseValue]] {
+            try db.read { conn in
+                try conn.fetch(sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info('strata_migrations') ORDER BY cid").map(\.values)
+            }
+        }
+        #expect(try history(adopted) == (try history(migrated)))
+        #expect(try history(adopted).map { $0[0] } == ["version", "name", "checksum", "applied_at", "schema_fingerprint", "schema_objects"].map(DatabaseValue.text))
+        #expect(try Migrator(migrations: [MigratorTests.v1, MigratorTests.v2]).migrate(adopted).map(\.version) == [2])
+        #expect(try Migrator(migrations: [MigratorTests.v1, MigratorTests.v2]).status(of: adopted).problems.isEmpty)
+    }
 }

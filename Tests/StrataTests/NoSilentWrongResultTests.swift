@@ -171,13 +171,6 @@ private func waitFor(_ semaphore: DispatchSemaphore) async {
     }
 }
 
-/// A thread-safe box for test bookkeeping.
-private final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func with<T>(_ body: (inout Value) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(&value) }
-}
 
 /// A query that runs for many seconds (minutes on a slow machine) unless interrupted.
 private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c"
@@ -264,23 +257,23 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
         let db = try Database.inMemory()
         let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let released = Box(false)
-        let ran = Box(false)
+        let released = Locked(false)
+        let ran = Locked(false)
         let holder = Task { try await db.write { _ in
             started.signal()
             _ = gate.wait(timeout: .now() + 20)
         } }
         await waitFor(started)
-        let queued = Task { try await db.write { _ in ran.with { $0 = true } } }
+        let queued = Task { try await db.write { _ in ran.withLock { $0 = true } } }
         try await Task.sleep(nanoseconds: 20_000_000)
         queued.cancel()
         let result = await queued.result
-        #expect(released.with { $0 } == false, "the cancelled call returned while the writer was still busy")
+        #expect(released.withLock { $0 } == false, "the cancelled call returned while the writer was still busy")
         #expect(throws: CancellationError.self) { try result.get() }
-        released.with { $0 = true }
+        released.withLock { $0 = true }
         gate.signal()
         try await holder.value
-        #expect(ran.with { $0 } == false)
+        #expect(ran.withLock { $0 } == false)
     }
 
     /// Cancellations landing at every moment (queued, starting, mid-statement, committing):
@@ -312,15 +305,15 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
 
     @Test func aCallCancelledBeforeItStartsDoesNotRun() async throws {
         let db = try Database.inMemory()
-        let ran = Box(false)
+        let ran = Locked(false)
         let task = Task {
             try? await Task.sleep(nanoseconds: 50_000_000)
-            return try await db.write { _ in ran.with { $0 = true } }
+            return try await db.write { _ in ran.withLock { $0 = true } }
         }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ran.with { $0 } == false)
+        #expect(ran.withLock { $0 } == false)
     }
 }
 
@@ -337,15 +330,15 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
         let db = try Database(path: directory.path("threads.sqlite"), configuration: configuration)
         try await db.write { try $0.execute(sql: "CREATE TABLE t(v INTEGER)") }
         let baseline = Self.threadCount()
-        let seen = Box(Set<String>())
-        let peak = Box(0)
+        let seen = Locked(Set<String>())
+        let peak = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<1_000 {
                 group.addTask {
                     let record: @Sendable () -> Void = {
                         let count = Self.threadCount() ?? 0
-                        peak.with { $0 = max($0, count) }
-                        seen.with { _ = $0.insert("\(pthread_self())") }
+                        peak.withLock { $0 = max($0, count) }
+                        seen.withLock { _ = $0.insert("\(pthread_self())") }
                         usleep(1_000)
                     }
                     if index % 10 == 0 {
@@ -357,8 +350,8 @@ private let slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1
             }
             try await group.waitForAll()
         }
-        let threads = seen.with { $0.count }
-        print("FIGURE async threads: 1,000 concurrent calls ran on \(threads) threads; process threads \(baseline ?? -1) before, \(peak.with { $0 }) at peak")
+        let threads = seen.withLock { $0.count }
+        print("FIGURE async threads: 1,000 concurrent calls ran on \(threads) threads; process threads \(baseline ?? -1) before, \(peak.withLock { $0 }) at peak")
         #expect(threads <= configuration.maximumReaderCount + 1, "async calls ran on \(threads) threads")
         // The process's own thread count is printed, not asserted: other suites run in this
         // process at the same time and start threads of their own (observation, stress tests).

@@ -14,15 +14,9 @@ extension Migrator {
         if let refusal = try baselineRefusal(conn) {
             throw StrataError(kind: .migrationRefused, message: refusal)
         }
-        try conn.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS \(Self.historyTable) (
-                  version INTEGER PRIMARY KEY NOT NULL,
-                  name TEXT NOT NULL,
-                  checksum TEXT NOT NULL,
-                  applied_at TEXT NOT NULL
-                )
-                """)
+        // The one history-table definition (with its fingerprint columns, left NULL: the next
+        // `migrate` records the live structure as the reference, as for an older Strata's row).
+        try upgradeHistoryTable(conn)
         try conn.execute(
             sql: "INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
             arguments: [migration.version, migration.name, migration.checksum, DateFormat.string(from: Date())])

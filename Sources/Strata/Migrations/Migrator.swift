@@ -270,9 +270,9 @@ public struct Migrator: Sendable {
         return "the database is unchanged at version \(migration.version - 1)"
     }
 
-    /// Creates the history table, or adds the fingerprint columns to one made by an older
-    /// Strata; inside the migration's transaction.
-    private func upgradeHistoryTable(_ conn: Connection) throws {
+    /// Creates the history table (its one definition, which a baseline uses too), or adds the
+    /// fingerprint columns to one made by an older Strata; inside the caller's transaction.
+    func upgradeHistoryTable(_ conn: Connection) throws {
         try conn.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS \(Self.historyTable) (

@@ -27,7 +27,8 @@ final class CompileWork: @unchecked Sendable {
     /// DDL statements executed by the compiler (the migrations' replay by the runtime's
     /// ``Migrator`` is not counted).
     var ddlStatements: Int { locked { ddl } }
-    /// Name lookup tables built (``LookupCache``).
+    /// Name lookup tables built (a ``Schema``'s or a ``DatabaseSchema``'s, each time its tables
+    /// or indexes are set).
     var lookupTablesBuilt: Int { locked { lookups } }
     /// Migration histories replayed in an in-memory database (``MigrationReplay/replay(_:)``).
     var migrationReplays: Int { locked { replays } }

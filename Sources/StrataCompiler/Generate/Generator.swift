@@ -1,10 +1,11 @@
 import Foundation
 import Strata
 
-/// The whole compile of one schema file: load and validate the YAML (the stage `strata check`
-/// runs, which also prepares every statement the generated code runs in a real SQLite), load
-/// its migrations and check that replaying them gives the declared schema, and render the
-/// Swift source.
+/// The whole compile of one schema file: the front end and the checks (``Compiler``, the
+/// stages `strata check` runs, which also prepare every statement the generated code runs in
+/// a real SQLite), its migrations checked to build the declared schema, and Emit: the Swift
+/// source rendered from the ``CompiledSchema`` (``render(_:migrations:postgresMigrations:schemaPath:postgresCode:)``
+/// reports nothing; every problem was found before it).
 ///
 /// ```swift
 /// let swift = try Generator.generate(schemaPath: "Sources/App/Library.schema.yml")
@@ -17,11 +18,12 @@ package enum Generator {
     /// (``PostgresMigrations/verify(schema:schemaPath:sqliteMigrations:)``); `postgresCode: false`
     /// leaves the PostgreSQL DAOs out of the file (a target that does not depend on StrataPostgres).
     package static func generate(schemaPath: String, postgresCode: Bool = true) throws -> String {
-        let schema = try SchemaLoader.load(path: schemaPath)
+        let compiled = try Compiler.compile(path: schemaPath)
+        let schema = compiled.schema
         let migrations = try MigrationFiles.load(schemaPath: schemaPath)
-        // The schema passed the one validation stage `check` runs too (SchemaLoader); what
-        // `generate` adds is that the migrations build exactly that schema.
-        var diagnostics = MigrationVerifier.verify(schema: schema, schemaPath: schemaPath, migrations: migrations)
+        // The schema passed the one pipeline `check` runs too (Compiler); what `generate`
+        // adds is that the migrations build exactly that schema.
+        var diagnostics = MigrationVerifier.verify(compiled, schemaPath: schemaPath, migrations: migrations)
         var postgresMigrations: [Migration] = []
         if schema.targetsPostgres {
             diagnostics += PostgresMigrations.verify(schema: schema, schemaPath: schemaPath, sqliteMigrations: migrations)
@@ -31,14 +33,15 @@ package enum Generator {
             throw DiagnosticsError(diagnostics)
         }
         return render(
-            schema, migrations: migrations, postgresMigrations: postgresMigrations, schemaPath: schemaPath,
+            compiled, migrations: migrations, postgresMigrations: postgresMigrations, schemaPath: schemaPath,
             postgresCode: postgresCode && schema.targetsPostgres)
     }
 
-    /// Renders a validated schema with its migrations.
+    /// Emit: renders a compiled schema with its migrations.
     package static func render(
-        _ schema: Schema, migrations: [Migration], postgresMigrations: [Migration] = [], schemaPath: String, postgresCode: Bool? = nil
+        _ compiled: CompiledSchema, migrations: [Migration], postgresMigrations: [Migration] = [], schemaPath: String, postgresCode: Bool? = nil
     ) -> String {
+        let schema = compiled.schema
         // One table order for SQL everywhere: a referenced table before the tables that
         // reference it, as in `SQLRenderer.ddl` and the first migration.
         let ordered = SQLRenderer.dependencyOrder(schema)
@@ -46,7 +49,7 @@ package enum Generator {
         let indexes = ordered.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
         return SwiftRenderer.render(
             SwiftRenderer.Input(
-                schema: schema, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
+                schema: schema, queries: compiled.queries, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
                 createTableSQL: tables, createIndexSQL: indexes, migrations: migrations, postgresMigrations: postgresMigrations,
                 rendersPostgres: postgresCode))
     }

@@ -8,13 +8,14 @@
 /// everything else exactly).
 package struct DatabaseSchema: Hashable, Sendable {
     /// Tables in `sqlite_master` order (excluding `sqlite_*` and `strata_migrations`).
+    /// Setting them (or ``indexes``) rebuilds the name lookups: assign whole arrays.
     package var tables: [DatabaseTable] {
-        didSet { names.reset() }
+        didSet { lookup = Names(tables: tables, indexes: indexes) }
     }
     /// Explicit indexes (`CREATE INDEX`); the automatic ones of UNIQUE and PRIMARY KEY
     /// constraints are part of their table instead.
     package var indexes: [DatabaseIndex] {
-        didSet { names.reset() }
+        didSet { lookup = Names(tables: tables, indexes: indexes) }
     }
     /// Triggers, with their SQL.
     package var triggers: [DatabaseTrigger]
@@ -33,25 +34,24 @@ package struct DatabaseSchema: Hashable, Sendable {
         self.indexes = indexes
         self.triggers = triggers
         self.views = views
+        lookup = Names(tables: tables, indexes: indexes)
     }
 
-    /// Where each table and index is, by name and (for indexes) by table: built on the first
-    /// lookup after a change, so comparing two structures is linear in their size.
-    private var names = LookupCache<Names>()
+    /// Where each table and index is, by name and (for indexes) by table, so comparing two
+    /// structures is linear in their size: built whenever ``tables`` or ``indexes`` are set,
+    /// a plain value derived from them (equal structures have equal lookups).
+    private var lookup: Names
 
-    private struct Names: Sendable {
+    private struct Names: Hashable, Sendable {
         var tables: [SQLName.Key: Int]
         var indexes: [SQLName.Key: Int]
-        var indexesByTable: [SQLName.Key: [Int]]
-    }
+        var indexesByTable: [SQLName.Key: [Int]] = [:]
 
-    private var lookup: Names {
-        names.index {
-            var byTable: [SQLName.Key: [Int]] = [:]
-            for (position, index) in indexes.enumerated() { byTable[SQLName.key(index.table), default: []].append(position) }
-            return Names(
-                tables: firstPositions(of: tables) { SQLName.key($0.name) }, indexes: firstPositions(of: indexes) { SQLName.key($0.name) },
-                indexesByTable: byTable)
+        init(tables: [DatabaseTable], indexes: [DatabaseIndex]) {
+            CompileWork.countLookupTable()
+            self.tables = firstPositions(of: tables) { SQLName.key($0.name) }
+            self.indexes = firstPositions(of: indexes) { SQLName.key($0.name) }
+            for (position, index) in indexes.enumerated() { indexesByTable[SQLName.key(index.table), default: []].append(position) }
         }
     }
 

@@ -25,6 +25,7 @@ package enum SchemaIntrospector {
             let name: String = try row.get(0)
             tableOptions[name] = (try row.get(1, as: Int.self) != 0, try row.get(2, as: Int.self) != 0)
         }
+        var tables: [DatabaseTable] = []  // assigned once: setting them builds the name lookups
         for row in objects {
             let type: String = try row.get(0)
             let name: String = try row.get(1)
@@ -40,7 +41,7 @@ package enum SchemaIntrospector {
             case "table":
                 guard name != Migrator.historyTable else { continue }
                 let options = tableOptions[name] ?? (false, false)
-                schema.tables.append(
+                tables.append(
                     try introspectTable(conn, name: name, sql: sql ?? "", strict: options.strict, withoutRowid: options.withoutRowid))
             case "view":
                 schema.views.append(DatabaseView(name: name, sql: sql ?? ""))
@@ -56,9 +57,12 @@ package enum SchemaIntrospector {
         for row in objects where try row.get(0, as: String.self) == "index" {
             indexSQL[Array(try row.get(1, as: String.self).utf8)] = try row.get(3, as: String?.self) ?? ""
         }
-        for table in schema.tables {
-            schema.indexes += try introspectIndexes(conn, table: table, sql: indexSQL)
+        var indexes: [DatabaseIndex] = []
+        for table in tables {
+            indexes += try introspectIndexes(conn, table: table, sql: indexSQL)
         }
+        schema.tables = tables
+        schema.indexes = indexes
         return schema
     }
 

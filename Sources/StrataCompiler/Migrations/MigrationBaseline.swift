@@ -11,8 +11,8 @@ import Strata
 /// try MigrationBaseline.baseline(db, migrations: try MigrationFiles.load(schemaPath: "Shop.schema.yml"))
 /// ```
 package enum MigrationBaseline {
-    /// The differences between the database open on `conn` and what `first` creates; empty
-    /// when they are equal.
+    /// The differences between the database open on `conn` and what `first` creates, in a
+    /// baseline's words (they are printed as they are); empty when they are equal.
     package static func differences(_ conn: Connection, first: Migration) throws -> [String] {
         let live = try SchemaIntrospector.introspect(conn)
         let expected = try MigrationReplay.structure(after: [first])

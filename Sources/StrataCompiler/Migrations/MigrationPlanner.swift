@@ -1,40 +1,5 @@
 import Strata
 
-/// What a migration does: one summary line per change (for the file's header) and the SQL
-/// statements, in the order they run.
-package struct MigrationPlan: Hashable, Sendable {
-    /// Human-readable lines: `add column customer.phone (TEXT NOT NULL DEFAULT '')`.
-    package var changes: [String] = []
-    /// The statements, without trailing semicolons.
-    package var statements: [String] = []
-
-    /// Creates a plan.
-    package init(changes: [String] = [], statements: [String] = []) {
-        self.changes = changes
-        self.statements = statements
-    }
-
-    /// True when the schema did not change.
-    package var isEmpty: Bool { statements.isEmpty }
-}
-
-/// A migration the planner will not write, with what to do about each problem.
-package struct MigrationPlanningError: Error, Sendable, CustomStringConvertible {
-    /// One sentence per problem, each saying what to do.
-    package var problems: [String]
-    /// Where in the schema file each problem is, when it is at one line (parallel to
-    /// ``problems``; nil for a problem of the whole schema).
-    package var locations: [SourceLocation?]
-
-    /// Creates the error.
-    package init(_ problems: [String], locations: [SourceLocation?] = []) {
-        self.problems = problems
-        self.locations = problems.indices.map { $0 < locations.count ? locations[$0] : nil }
-    }
-
-    package var description: String { problems.joined(separator: "\n") }
-}
-
 /// Plans the migration that turns the database built by the existing migrations into the
 /// declared schema, without losing data.
 ///
@@ -65,11 +30,21 @@ package enum MigrationPlanner {
         }
     }
 
-    /// The migration from the database that `migrations` build to `schema`.
-    package static func plan(schema: Schema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
+    /// The migration from the database that `migrations` build to the compiled schema.
+    package static func plan(_ compiled: CompiledSchema, migrations: [Migration], options: Options = Options()) throws -> MigrationPlan {
+        try plan(schema: compiled.schema, migrations: migrations, options: options, catalog: compiled.catalog)
+    }
+
+    /// The migration from the database that `migrations` build to `schema`; `catalog` holds
+    /// its DDL when the checks left one.
+    static func plan(
+        schema: Schema, migrations: [Migration], options: Options = Options(), catalog: ValidatedDatabase = ValidatedDatabase()
+    ) throws -> MigrationPlan {
         let db = try MigrationReplay.replay(migrations)
         let history = renameHistory(migrations)
-        return try db.writeWithoutTransaction { conn in try plan(schema: schema, current: conn, options: options, history: history) }
+        return try db.writeWithoutTransaction { conn in
+            try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog)
+        }
     }
 
     /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
@@ -84,8 +59,17 @@ package enum MigrationPlanner {
     static func renameStatements(
         schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
     ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
+        let steps = try renameSteps(schema: schema, declared: declared, conn: conn, history: history)
+        return (steps.statements, steps.pending.map(\.summary), steps.refusals, steps.after)
+    }
+
+    /// The renames still to do (typed, with their statements), the hints refused, and the
+    /// structure after the renames; the statements are applied to the database on `conn`.
+    static func renameSteps(
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
+    ) throws -> (statements: [String], pending: [PendingRename], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
         var statements: [String] = []
-        var changes: [String] = []
+        var changes: [PendingRename] = []
         var refusals: [(String, SourceLocation?)] = []
         let before = try SchemaIntrospector.introspect(conn)
         var taken = takenTableNames(before, declared: declared, schema: schema)
@@ -99,7 +83,7 @@ package enum MigrationPlanner {
             else { continue }
             refusals.append((problem, table.location))
         }
-        for hint in pendingTables { changes.append("rename table \(hint.from) to \(hint.to)") }
+        for hint in pendingTables { changes.append(PendingRename(table: nil, from: hint.from, to: hint.to)) }
         for move in orderedMoves(pendingTables, direct: false, temporary: { freshName("strata_rename", avoiding: &taken) }) {
             statements.append("ALTER TABLE \(q(move.from)) RENAME TO \(q(move.to))")
         }
@@ -121,7 +105,7 @@ package enum MigrationPlanner {
                 refusals.append((problem, column.location))
             }
             var takenColumns = Set((old.columns.map(\.name) + table.columns.map(\.sqlName)).map(SQLName.key))
-            for hint in pending { changes.append("rename column \(old.name).\(hint.from) to \(hint.to)") }
+            for hint in pending { changes.append(PendingRename(table: old.name, from: hint.from, to: hint.to)) }
             for move in orderedMoves(pending, direct: true, temporary: { freshName("strata_rename", avoiding: &takenColumns) }) {
                 statements.append("ALTER TABLE \(q(old.name)) RENAME COLUMN \(q(move.from)) TO \(q(move.to))")
             }
@@ -132,11 +116,11 @@ package enum MigrationPlanner {
     }
 
     static func plan(
-        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?
+        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?, catalog: ValidatedDatabase = ValidatedDatabase()
     ) throws -> MigrationPlan {
-        let declared = try MigrationReplay.declaredStructure(of: schema)
+        let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog)
         var plan = MigrationPlan()
-        var problems: [String] = []
+        var problems: [PlanningProblem] = []
 
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
@@ -156,11 +140,12 @@ package enum MigrationPlanner {
         for table in droppedTables {
             if !options.allowDestructive {
                 if let twin = newTables.first(where: { sameShape($0, table) }) {
-                    problems.append(
-                        "table \(table.name) is no longer declared and the new table \(twin.name) has the same columns: if \(twin.name) is \(table.name) renamed, add `renamedFrom: \(table.name)` to it; to drop \(table.name) and create \(twin.name), pass --allow-destructive")
+                    // At the new table's line, where `renamedFrom:` would go.
+                    problems.append(PlanningProblem(.table(twin.name),
+                        "table \(table.name) is no longer declared and the new table \(twin.name) has the same columns: if \(twin.name) is \(table.name) renamed, add `renamedFrom: \(table.name)` to it; to drop \(table.name) and create \(twin.name), pass --allow-destructive"))
                 } else {
-                    problems.append(
-                        "table \(table.name) is no longer declared: dropping it deletes its rows; pass --allow-destructive to drop it, or add `renamedFrom: \(table.name)` to the table that replaces it")
+                    problems.append(PlanningProblem(.table(table.name),
+                        "table \(table.name) is no longer declared: dropping it deletes its rows; pass --allow-destructive to drop it, or add `renamedFrom: \(table.name)` to the table that replaces it"))
                 }
             }
             dropTableSteps.append("DROP TABLE \(q(table.name))")
@@ -222,7 +207,7 @@ package enum MigrationPlanner {
 
         if !problems.isEmpty {
             let locator = SchemaLocator(schema: schema)
-            throw MigrationPlanningError(problems, locations: problems.map(locator.locate))
+            throw MigrationPlanningError(problems.map(\.sentence), locations: problems.map { locator.locate($0.subject) })
         }
 
         var remaining: [String] = ftsSteps.drops
@@ -243,7 +228,7 @@ package enum MigrationPlanner {
             }
         }
         let after = try SchemaIntrospector.introspect(conn)
-        var result = SchemaDiff.differences(from: after, to: declared)
+        var result = SchemaDiff.compare(from: after, to: declared).map { $0.sentence(.schema) }
         let droppedKeys = Set(droppedTables.map { SQLName.key($0.name) })
         // The schema's own views and triggers that this plan drops or changes are compared
         // with the declared ones by the diff above; every other one must come back unchanged.
@@ -269,7 +254,7 @@ package enum MigrationPlanner {
     struct TableOutcome {
         var statements: [String] = []
         var changes: [String] = []
-        var problems: [String] = []
+        var problems: [PlanningProblem] = []
         var rebuilt = false
     }
 
@@ -285,17 +270,18 @@ package enum MigrationPlanner {
         let addedNames = Set(added.map { SQLName.key($0.name) })
 
         for column in dropped where !options.allowDestructive {
+            let subject = SchemaSubject.column(table: name, column: column.name)  // not declared: its table's line
             if let twin = added.first(where: { $0.type == column.type }) {
-                outcome.problems.append(
-                    "column \(name).\(column.name) is no longer declared and the new column \(name).\(twin.name) has the same type: if it is a rename, add `renamedFrom: \(column.name)` to \(twin.name); to drop \(column.name) and add \(twin.name), pass --allow-destructive")
+                outcome.problems.append(PlanningProblem(subject,
+                    "column \(name).\(column.name) is no longer declared and the new column \(name).\(twin.name) has the same type: if it is a rename, add `renamedFrom: \(column.name)` to \(twin.name); to drop \(column.name) and add \(twin.name), pass --allow-destructive"))
             } else {
-                outcome.problems.append(
-                    "column \(name).\(column.name) is no longer declared: dropping it deletes its values; pass --allow-destructive to drop it, or add `renamedFrom: \(column.name)` to the column that replaces it")
+                outcome.problems.append(PlanningProblem(subject,
+                    "column \(name).\(column.name) is no longer declared: dropping it deletes its values; pass --allow-destructive to drop it, or add `renamedFrom: \(column.name)` to the column that replaces it"))
             }
         }
         for column in added where column.isNotNull && column.normalizedDefault == nil && !isRowidAlias(column, in: new) {
-            outcome.problems.append(
-                "column \(name).\(column.name) is new and NOT NULL without a default, so the existing rows would have no value for it: add a `default:` (it fills the existing rows) or make it optional")
+            outcome.problems.append(PlanningProblem(.column(table: name, column: column.name),
+                "column \(name).\(column.name) is new and NOT NULL without a default, so the existing rows would have no value for it: add a `default:` (it fills the existing rows) or make it optional"))
         }
 
         // Why the table must be rebuilt: each difference of the one structural comparison
@@ -308,8 +294,8 @@ package enum MigrationPlanner {
             case .columnChanged(let column, let changes):
                 reasons.append("\(column) \(SchemaDifference.phrases(changes).joined(separator: ", "))")
                 if changes.contains(.notNull(target: true)), new.column(named: column)?.normalizedDefault == nil {
-                    outcome.problems.append(
-                        "column \(name).\(column) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional")
+                    outcome.problems.append(PlanningProblem(.column(table: name, column: column),
+                        "column \(name).\(column) becomes NOT NULL but has no default to fill the rows where it is NULL: add a `default:` (it is used as the fill value) or keep the column optional"))
                 }
             case .primaryKey(_, let key):
                 reasons.append("primary key becomes (\(key.joined(separator: ", ")))")
@@ -502,11 +488,11 @@ package enum MigrationReplay {
         return SQLName.identical(body, expected)
     }
 
-    /// The structure `schema` declares: its DDL executed in an in-memory database (the one
-    /// validation left, when it holds exactly that DDL) and introspected, so it compares with
-    /// a replayed one on equal terms.
-    package static func declaredStructure(of schema: Schema) throws -> DatabaseSchema {
-        let db = try SQLiteChecker.declaredDatabase(of: schema)
+    /// The structure `schema` declares: its DDL executed in an in-memory database (`catalog`,
+    /// the one the checks left, when it holds exactly that DDL) and introspected, so it
+    /// compares with a replayed one on equal terms.
+    static func declaredStructure(of schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase()) throws -> DatabaseSchema {
+        let db = try SQLiteChecker.declaredDatabase(of: schema, catalog: catalog)
         return try db.read { conn in try SchemaIntrospector.introspect(conn) }
     }
 }

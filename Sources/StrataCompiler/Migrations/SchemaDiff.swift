@@ -11,14 +11,10 @@
 ///
 /// This is the one structural comparison: the migration verifier, the planner's check of its
 /// plan and its reasons to rebuild a table, drift (``SchemaDrift``) and baselines
-/// (``MigrationBaseline``) all read `compare(from:to:viewsAndTriggers:)`, each in its own
-/// words (`SchemaDifference.Wording`).
+/// (``MigrationBaseline``) all read `compare(from:to:viewsAndTriggers:)`: typed
+/// ``SchemaDifference``s, said in each one's own words (`SchemaDifference.Wording`) only where
+/// they are printed.
 package enum SchemaDiff {
-    /// One sentence per difference, in a stable order; empty when the structures are equal.
-    package static func differences(from current: DatabaseSchema, to declared: DatabaseSchema) -> [String] {
-        compare(from: current, to: declared).map { $0.sentence(.schema) }
-    }
-
     /// The differences from `current` to `target`, in a stable order: tables (and in each its
     /// columns and constraints), indexes, views and triggers (when `viewsAndTriggers` and
     /// `target` declares some), full-text search objects.

@@ -1,11 +1,11 @@
 /// One structural difference found by ``SchemaDiff/compare(from:to:viewsAndTriggers:)``
-/// between a current structure and a target one, and its sentence in the words of whoever
-/// reports it.
+/// between a current structure and a target one: a typed value, made into a sentence in the
+/// words of whoever reports it (``sentence(_:)``) only when it is printed.
 ///
-/// Every sentence starts with its subject in SQL names (`column customer.phone …`,
-/// `table customer …`, `table customer: CHECK …`, `index customer_email …`), which is what
-/// ``SchemaLocator`` reads to point at the line of the column or table.
-struct SchemaDifference: Hashable, Sendable {
+/// Its ``subject`` (the table, column or index it is about) is what ``SchemaLocator`` finds
+/// the line of; every sentence starts with that subject in SQL names (`column customer.phone …`,
+/// `table customer …`, `table customer: CHECK …`, `index customer_email …`).
+struct SchemaDifference: Hashable, Sendable, CustomStringConvertible {
     /// Which side has what the other lacks.
     enum Side: Hashable, Sendable {
         /// The target has it, the current structure does not (missing).
@@ -52,6 +52,24 @@ struct SchemaDifference: Hashable, Sendable {
         self.name = name
         self.change = change
     }
+
+    /// What the difference is about: its column, its table or index, or nothing with a line of
+    /// its own (a view, a trigger, a full-text object).
+    var subject: SchemaSubject {
+        switch change {
+        case .column(let column, _), .columnChanged(let column, _):
+            .column(table: name, column: column)
+        case .table, .primaryKey, .foreignKey, .unique, .check, .strict, .withoutRowid, .autoincrement:
+            .table(name)
+        case .index, .indexChanged:
+            .index(name)
+        case .object, .objectChanged:
+            .unlocated
+        }
+    }
+
+    /// The sentence in the migration verifier's words (what test failures print).
+    var description: String { sentence(.schema) }
 
     /// Whose words a sentence is in: which structures the two sides are.
     enum Wording: Sendable {

@@ -16,13 +16,16 @@ import Strata
 /// ```
 package enum QueryAnalyzer {
     /// Types every query of `queries` against `schema`.
-    /// The statements are prepared in the database validation executed the schema's DDL in.
-    package static func analyze(_ queries: [SQLQuery], in schema: Schema) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
+    /// The statements are prepared in `catalog`, the database the checks executed the schema's
+    /// DDL in (a new one when it does not hold exactly that DDL).
+    static func analyze(
+        _ queries: [SQLQuery], in schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase()
+    ) -> (queries: [TypedQuery], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let fileStart = SourceLocation(file: schema.sourcePath, line: 1, column: 1)
         let db: Database
         do {
-            db = try SQLiteChecker.declaredDatabase(of: schema)
+            db = try SQLiteChecker.declaredDatabase(of: schema, catalog: catalog)
         } catch {
             return ([], [Diagnostic(at: fileStart, "cannot check the queries in SQLite: \(error)")])
         }

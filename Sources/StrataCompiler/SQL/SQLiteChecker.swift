@@ -133,12 +133,12 @@ final class SQLiteChecker {
         ValidatedDatabase(database: db, ddl: executedDDL)
     }
 
-    /// An in-memory database holding `schema`'s DDL (``SQLRenderer/ddl(for:)``): the one
-    /// validation checked the schema in (``Schema/validatedDatabase``) when it holds exactly
+    /// An in-memory database holding `schema`'s DDL (``SQLRenderer/ddl(for:)``): `catalog`,
+    /// the one the checks executed it in (``CompiledSchema/catalog``), when it holds exactly
     /// that, else a new one.
-    static func declaredDatabase(of schema: Schema) throws -> Database {
+    static func declaredDatabase(of schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase()) throws -> Database {
         let ddl = SQLRenderer.ddl(for: schema)
-        if let db = schema.validatedDatabase.database(holding: ddl) { return db }
+        if let db = catalog.database(holding: ddl) { return db }
         let db = try Database.inMemory(configuration: .compilerChecks)
         try db.writeWithoutTransaction { conn in
             for sql in ddl {

@@ -1,14 +1,14 @@
 import Strata
 
-/// An in-memory database and the DDL statements executed in it, in order: what validation
-/// leaves for the later stages of a compile (``SQLiteChecker/declaredDatabase(of:)``). It
-/// takes no part in a ``Schema``'s equality or hashing: it is derived from the schema.
+/// An in-memory database and the DDL statements executed in it, in order: the SQLite catalog
+/// the checks leave in a ``CompiledSchema`` for the later stages of a compile
+/// (``SQLiteChecker/declaredDatabase(of:catalog:)``). It is no part of any compared value.
 ///
 /// Its ordinary tables and indexes were entered into its schema without b-trees
 /// (``SQLiteChecker/load(_:recording:)``): statements prepare against them and the schema
 /// pragmas describe them, but reading or writing their rows fails. Use it to prepare and to
 /// introspect only.
-struct ValidatedDatabase: Hashable, Sendable {
+struct ValidatedDatabase: Sendable {
     /// The database, nil when none was kept.
     var database: Database?
     /// The DDL statements executed in ``database``, in order.
@@ -18,8 +18,4 @@ struct ValidatedDatabase: Hashable, Sendable {
     func database(holding ddl: [String]) -> Database? {
         self.ddl == ddl ? database : nil
     }
-
-    static func == (_: Self, _: Self) -> Bool { true }
-
-    func hash(into _: inout Hasher) {}
 }

@@ -1,7 +1,8 @@
 import Strata
 
-/// The validated model of one `<Name>.schema.yml` file: what every later stage (SQL rendering,
-/// Swift rendering, introspection and diff) works on.
+/// The model of one `<Name>.schema.yml` file, as the front end decodes it and the checks
+/// complete it (foreign keys resolved); a checked one is part of a ``CompiledSchema``, what
+/// every later stage (SQL rendering, Swift rendering, introspection and diff) works on.
 package struct Schema: Hashable, Sendable {
     /// Options of the `options:` section.
     package struct Options: Hashable, Sendable {
@@ -35,26 +36,18 @@ package struct Schema: Hashable, Sendable {
     package var sourcePath: String
     /// The `options:` section.
     package var options: Options
-    /// The tables, in declaration order.
+    /// The tables, in declaration order. Setting them rebuilds the name lookups: change them
+    /// in one assignment (a local copy changed in a loop, then assigned), not element by
+    /// element in a loop over many tables.
     package var tables: [Table] {
-        didSet {
-            tableNames.reset()
-            referencingTables.reset()
-        }
+        didSet { lookups = Lookups(tables) }
     }
     /// Top-level `views:`, in declaration order: created after the tables, kept by migrations.
     package var views: [SQLObject] = []
     /// Top-level `triggers:`, in declaration order: created after the views.
     package var triggers: [SQLObject] = []
-    /// The top-level `queries:`, in declaration order.
+    /// The top-level `queries:`, in declaration order (typed by the checks: ``CompiledSchema/queries``).
     package var queries: [SQLQuery] = []
-    /// The top-level queries as the query analysis typed them (filled by ``SchemaLoader``).
-    package var typedQueries: [TypedQuery] = []
-    /// The in-memory database validation executed this schema's DDL in (set by
-    /// ``SchemaLoader``), which the later stages reuse instead of executing the DDL again;
-    /// ``SQLiteChecker/declaredDatabase(of:)`` uses it only while it holds exactly this
-    /// schema's DDL, so a changed copy of the schema cannot see a stale database.
-    var validatedDatabase = ValidatedDatabase()
 
     /// Creates a schema.
     package init(name: String, sourcePath: String, options: Options = Options(), tables: [Table] = []) {
@@ -62,43 +55,48 @@ package struct Schema: Hashable, Sendable {
         self.sourcePath = sourcePath
         self.options = options
         self.tables = tables
+        lookups = Lookups(tables)
     }
 
-    /// The positions of the tables by record name and by SQL name, built on first lookup.
-    private var tableNames = LookupCache<TableNames>()
+    /// The name lookups of ``tables``, built whenever they are set: derived from them, so
+    /// equal tables have equal lookups (a plain value, no cache shared between copies).
+    private var lookups: Lookups
 
-    private struct TableNames: Sendable {
+    private struct Lookups: Hashable, Sendable {
+        /// The positions of the tables by record name and by SQL name (the first of each).
         var byRecordName: [String: Int]
         var bySQLName: [String: Int]
+        /// For each table's record name, the positions of the tables with a foreign key to it.
+        var referencing: [String: [Int]] = [:]
+
+        init(_ tables: [Table]) {
+            CompileWork.countLookupTable()
+            byRecordName = firstPositions(of: tables, key: \.recordName)
+            bySQLName = firstPositions(of: tables, key: \.sqlName)
+            for (position, child) in tables.enumerated() {
+                for column in child.columns {
+                    guard let reference = column.references, let parent = self.position(named: reference.table).map({ tables[$0] }) else { continue }
+                    if referencing[parent.recordName]?.last != position { referencing[parent.recordName, default: []].append(position) }
+                }
+            }
+        }
+
+        /// The position of the table whose record name or SQL name is `name` (a record name first).
+        func position(named name: String) -> Int? {
+            byRecordName[name] ?? bySQLName[name]
+        }
     }
 
     /// The table whose record name or SQL name is `name` (a record name first).
     package func table(named name: String) -> Table? {
-        let names = tableNames.index {
-            TableNames(byRecordName: firstPositions(of: tables, key: \.recordName), bySQLName: firstPositions(of: tables, key: \.sqlName))
-        }
-        guard let position = names.byRecordName[name] ?? names.bySQLName[name] else { return nil }
-        return tables[position]
+        lookups.position(named: name).map { tables[$0] }
     }
-
-    /// For each table's record name, the positions of the tables with a foreign key to it.
-    private var referencingTables = LookupCache<[String: [Int]]>()
 
     /// The positions in ``tables`` of the tables with a column that references `table` (the
     /// reference resolved as ``table(named:)`` resolves it; `table` itself when it refers to
     /// itself), in declaration order.
     func positionsOfTables(referencing table: Table) -> [Int] {
-        let map = referencingTables.index {
-            var map: [String: [Int]] = [:]
-            for (position, child) in tables.enumerated() {
-                for column in child.columns {
-                    guard let reference = column.references, let parent = self.table(named: reference.table) else { continue }
-                    if map[parent.recordName]?.last != position { map[parent.recordName, default: []].append(position) }
-                }
-            }
-            return map
-        }
-        return map[table.recordName] ?? []
+        lookups.referencing[table.recordName] ?? []
     }
 }
 
@@ -418,24 +416,6 @@ package struct Index: Hashable, Sendable {
     /// The options of the key at `position` of ``columns``.
     package func keyOptions(at position: Int) -> KeyOptions {
         position < keyOptions.count ? keyOptions[position] : KeyOptions()
-    }
-}
-
-/// SQLite's built-in collations, as the schema language spells them (`collate:`).
-package enum Collation {
-    /// `binary`, `nocase`, `rtrim`.
-    package static let builtIn = ["binary", "nocase", "rtrim"]
-
-    /// Whether `name` is one of SQLite's built-in collations (names compare case-insensitively).
-    package static func isBuiltIn(_ name: String) -> Bool {
-        builtIn.contains(SQLName.fold(name))
-    }
-
-    /// `name` as DDL writes it: `NOCASE` for a built-in collation, the name itself otherwise
-    /// (quoted when it is not a plain identifier).
-    package static func sql(_ name: String) -> String {
-        if isBuiltIn(name) { return name.uppercased() }
-        return SchemaDecoder.isCollationName(name) ? name : SQLQuoting.identifier(name)
     }
 }
 

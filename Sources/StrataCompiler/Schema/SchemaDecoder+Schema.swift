@@ -51,13 +51,15 @@ extension SchemaDecoder {
             }
             return schema
         }
+        var tables: [Table] = []
         for pair in pairs {
             let before = diagnostics.count
             var (table, source) = decodeTable(key: pair.key, value: pair.value)
             source.hasErrors = diagnostics.count > before
-            schema.tables.append(table)
+            tables.append(table)
             sources.append(source)
         }
+        schema.tables = tables  // one assignment: it builds the name lookups
         // An optional primary key (SQLite's legacy NULL-able key) only in a table that is not STRICT.
         for (table, source) in zip(schema.tables, sources) where table.isStrict(in: schema) {
             for name in table.primaryKey {

@@ -1,7 +1,8 @@
 import Strata
 
-/// Checks that need more than one table: names across the schema, foreign keys, query
-/// parameters, and what SQLite itself says about the DDL and the queries.
+/// Checks that need more than one table: names across the schema, foreign keys
+/// (`SchemaDecoder+ForeignKeys.swift`), query parameters, and what SQLite itself says about
+/// the DDL and the queries.
 extension SchemaDecoder {
     mutating func tableError(_ table: Int, _ location: SourceLocation, _ message: String, hint: String? = nil) {
         error(location, message, hint: hint)
@@ -90,84 +91,6 @@ extension SchemaDecoder {
         }
     }
 
-    // MARK: - Foreign keys
-
-    mutating func resolveForeignKeys(_ schema: inout Schema) {
-        // Names are looked up in the schema as it was before this pass (a copy whose name index
-        // the writes below leave alone; only `references` changes).
-        let unresolved = schema
-        let tables = schema.tables
-        for tableIndex in tables.indices {
-            for columnIndex in tables[tableIndex].columns.indices {
-                let column = tables[tableIndex].columns[columnIndex]
-                guard var key = column.references else { continue }
-                let source = sources[tableIndex].columns[columnIndex]
-                let location = source.references?.location ?? source.keyLocation
-                let raw = key.table
-                let candidates = raw.indices.filter { raw[$0] == "." }
-                guard !candidates.isEmpty else {
-                    tableError(tableIndex, location, "'references' must be 'Table.column', found '\(raw)'")
-                    schema.tables[tableIndex].columns[columnIndex].references = nil
-                    continue
-                }
-                var target: (Table, Column)?
-                var knownTable: Table?
-                for dot in candidates {
-                    let tableName = String(raw[..<dot])
-                    let columnName = String(raw[raw.index(after: dot)...])
-                    guard let parent = unresolved.table(named: tableName) else { continue }
-                    knownTable = knownTable ?? parent
-                    if let parentColumn = Self.column(columnName, in: parent) {
-                        target = (parent, parentColumn)
-                        break
-                    }
-                }
-                guard let (parent, parentColumn) = target else {
-                    schema.tables[tableIndex].columns[columnIndex].references = nil
-                    if let knownTable {
-                        let columnName = String(raw[raw.index(after: candidates.last ?? raw.startIndex)...])
-                        tableError(tableIndex, location, "foreign key references unknown column '\(knownTable.recordName).\(columnName)'",
-                                   hint: Suggestion.hint(for: columnName, in: knownTable.columns.map(\.name)))
-                    } else {
-                        let tableName = String(raw[..<(candidates.first ?? raw.endIndex)])
-                        tableError(tableIndex, location, "foreign key references unknown table '\(tableName)'",
-                                   hint: Suggestion.hint(for: tableName, in: tables.map(\.recordName)))
-                    }
-                    continue
-                }
-                key.table = parent.recordName
-                key.column = parentColumn.name
-                schema.tables[tableIndex].columns[columnIndex].references = key
-                if column.type.keyword != parentColumn.type.keyword {
-                    tableError(tableIndex, location,
-                               "foreign key column '\(column.name)' is \(column.type.keyword) but '\(parent.recordName).\(parentColumn.name)' is \(parentColumn.type.keyword)",
-                               hint: "give both columns the same type")
-                } else if (parent.primaryKey != [parentColumn.name]) && !parentColumn.isUnique {
-                    tableError(tableIndex, location,
-                               "foreign key must reference a primary key or unique column; '\(parent.recordName).\(parentColumn.name)' is neither",
-                               hint: "mark '\(parentColumn.name)' unique: true")
-                }
-                if key.onDelete == .setNull || key.onUpdate == .setNull, !column.isOptional {
-                    let node = key.onDelete == .setNull ? source.onDelete : source.onUpdate
-                    tableError(tableIndex, node?.location ?? location, "setNull needs an optional column; '\(column.name)' is not optional",
-                               hint: "make it '\(column.type.keyword)?' or use another action")
-                }
-                if key.onDelete == .setDefault || key.onUpdate == .setDefault, column.defaultValue == nil {
-                    let node = key.onDelete == .setDefault ? source.onDelete : source.onUpdate
-                    tableError(tableIndex, node?.location ?? location, "setDefault needs a default; '\(column.name)' has none")
-                }
-                // `purgeExpired` (and `migrate`, which runs it) deletes expired parent rows: an
-                // action that forbids deleting a referenced parent would make it fail.
-                if parent.expires, key.onDelete == nil || key.onDelete == .restrict || key.onDelete == .noAction {
-                    let action = key.onDelete.map { "onDelete: \($0.rawValue)" } ?? "no onDelete (SQLite's default, noAction)"
-                    tableError(tableIndex, source.onDelete?.location ?? location,
-                               "foreign key '\(column.name)' references '\(parent.recordName)', whose rows expire (expires: true), with \(action): purgeExpired could not delete an expired '\(parent.recordName)' while a row refers to it",
-                               hint: "add 'onDelete: cascade' (or setNull or setDefault) to '\(column.name)'")
-                }
-            }
-        }
-    }
-
     // MARK: - Query parameters
 
     /// Infers parameter types; a query SQLite rejected gets no "cannot infer" follow-on errors.
@@ -176,6 +99,8 @@ extension SchemaDecoder {
     /// then `limit` when the query's SQL has one), which is the order generated code binds
     /// them by index; SQLite's own numbering of the prepared query confirms it.
     mutating func inferParameters(_ schema: inout Schema, sqlite: SQLiteFindings) {
+        var inferred = schema.tables  // assigned once: setting the tables rebuilds the name lookups
+        defer { schema.tables = inferred }
         for tableIndex in schema.tables.indices {
             let table = schema.tables[tableIndex]
             for queryIndex in table.queries.indices {
@@ -242,7 +167,7 @@ extension SchemaDecoder {
                     tableError(tableIndex, declared.key.location, "parameter '\(declared.key.scalarText ?? "")' does not appear in the query",
                                hint: "use ':\(declared.key.scalarText ?? "")' in 'where' or remove it")
                 }
-                schema.tables[tableIndex].queries[queryIndex].parameters = parameters
+                inferred[tableIndex].queries[queryIndex].parameters = parameters
             }
         }
     }

@@ -1,4 +1,6 @@
-/// The front end's entry point: reads a `<Name>.schema.yml` file, decodes and validates it.
+/// Reads a `<Name>.schema.yml` file, decodes and validates it, and gives the schema model
+/// alone: the ``Compiler`` pipeline (``Frontend`` → ``Check``) without the compiled values
+/// (typed queries, the SQLite catalog) that generating code needs.
 ///
 /// ```swift
 /// do {
@@ -17,89 +19,34 @@ package enum SchemaLoader {
     /// minutes. See docs/Benchmarks.md, "The generator".
     package static let maximumFileSize = 16 * 1024 * 1024
 
-    /// Loads and validates the schema at `path`; throws ``DiagnosticsError`` with every problem.
+    /// Loads and validates the schema at `path` (``Compiler/compile(path:)``); throws
+    /// ``DiagnosticsError`` with every problem.
     package static func load(path: String) throws -> Schema {
-        let (schema, diagnostics) = check(path: path)
-        guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw DiagnosticsError(diagnostics)
-        }
-        return schema
+        try Compiler.compile(path: path).schema
     }
 
     /// Loads and validates schema text; `path` names the file in diagnostics and gives the
     /// default database name.
     package static func load(contents: String, path: String) throws -> Schema {
-        try load(bytes: Array(contents.utf8), path: path)
+        try Compiler.compile(contents: contents, path: path).schema
     }
 
     /// Loads and validates schema bytes; `path` names the file in diagnostics.
     package static func load(bytes: [UInt8], path: String) throws -> Schema {
-        let (schema, diagnostics) = check(bytes: bytes, path: path)
-        guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw DiagnosticsError(diagnostics)
-        }
-        return schema
+        try Compiler.compile(bytes: bytes, path: path).schema
     }
 
     /// Reads the file at `path` and checks it: the schema when it has no errors, and every
     /// diagnostic, sorted by position.
     package static func check(path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
-        let compiled = compile(path: path)
-        return (compiled.schema, compiled.diagnostics)
+        let checked = Compiler.check(path: path)
+        return (checked.compiled?.schema, checked.diagnostics)
     }
 
     /// Checks schema bytes: the schema when it has no errors, and every diagnostic, sorted.
     package static func check(bytes: [UInt8], path: String) -> (schema: Schema?, diagnostics: [Diagnostic]) {
-        let compiled = compile(bytes: bytes, path: path)
-        return (compiled.schema, compiled.diagnostics)
-    }
-
-    /// What checking a file found.
-    struct Compiled {
-        /// The schema, when it has no errors (with the database validation executed its DDL
-        /// in, ``Schema/validatedDatabase``).
-        var schema: Schema?
-        /// Every diagnostic, sorted.
-        var diagnostics: [Diagnostic]
-    }
-
-    /// Reads and checks the file at `path`; a file over ``maximumFileSize`` is refused unread.
-    static func compile(path: String) -> Compiled {
-        if let size = FileReader.size(path), size > maximumFileSize {
-            return Compiled(schema: nil, diagnostics: [tooLarge(path: path, size: size)])
-        }
-        guard let bytes = FileReader.read(path) else {
-            return Compiled(schema: nil, diagnostics: [Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the file")])
-        }
-        return compile(bytes: bytes, path: path)
-    }
-
-    /// Checks schema bytes.
-    static func compile(bytes: [UInt8], path: String) -> Compiled {
-        if bytes.count > maximumFileSize {
-            return Compiled(schema: nil, diagnostics: [tooLarge(path: path, size: bytes.count)])
-        }
-        let yaml = YAMLLoader.load(bytes: bytes, file: path)
-        var diagnostics = yaml.diagnostics
-        var schema: Schema?
-        if yaml.root != nil || diagnostics.isEmpty {
-            var decoder = SchemaDecoder(file: path)
-            decoder.source = bytes
-            var decoded = decoder.decode(yaml.root, path: path)
-            if decoder.diagnostics.isEmpty || !decoded.tables.isEmpty {
-                decoder.validate(&decoded)
-            }
-            diagnostics += decoder.diagnostics
-            if let sqlite = decoder.sqlite { decoded.validatedDatabase = sqlite.validated }
-            if !decoded.queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
-                let analysis = QueryAnalyzer.analyze(decoded.queries, in: decoded)
-                decoded.typedQueries = analysis.queries
-                diagnostics += analysis.diagnostics
-            }
-            schema = decoded
-        }
-        diagnostics = sorted(diagnostics)
-        return Compiled(schema: diagnostics.contains { $0.severity == .error } ? nil : schema, diagnostics: diagnostics)
+        let checked = Compiler.check(bytes: bytes, path: path)
+        return (checked.compiled?.schema, checked.diagnostics)
     }
 
     /// The error for a file larger than ``maximumFileSize``.

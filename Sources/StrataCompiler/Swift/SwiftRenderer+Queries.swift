@@ -5,7 +5,7 @@ extension SwiftRenderer {
     /// `public struct <Database>Queries` with one method per typed query, its row types, and
     /// file-private SQL and decoders.
     func renderQueries(_ out: inout SwiftWriter) {
-        let queries = schema.typedQueries
+        let queries = input.queries
         guard !queries.isEmpty else { return }
         let typeName = SwiftNames.identifier(QueryAnalyzer.queriesTypeName(schema))
         let sqlNamespace = "\(QueryAnalyzer.queriesTypeName(schema))SQL"

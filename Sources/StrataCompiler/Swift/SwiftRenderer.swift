@@ -12,6 +12,8 @@ package struct SwiftRenderer: Sendable {
     package struct Input: Sendable {
         /// The validated schema.
         package var schema: Schema
+        /// Its top-level queries, typed by the checks (``CompiledSchema/queries``).
+        package var queries: [TypedQuery]
         /// The schema's file name, for the header and doc remarks (`Library.schema.yml`).
         package var sourceFileName: String
         /// The `CREATE TABLE` statement of each table, a referenced table first
@@ -30,10 +32,11 @@ package struct SwiftRenderer: Sendable {
 
         /// Creates an input.
         package init(
-            schema: Schema, sourceFileName: String, createTableSQL: [String], createIndexSQL: [String], migrations: [Migration],
-            postgresMigrations: [Migration] = [], rendersPostgres: Bool? = nil
+            schema: Schema, queries: [TypedQuery] = [], sourceFileName: String, createTableSQL: [String], createIndexSQL: [String],
+            migrations: [Migration], postgresMigrations: [Migration] = [], rendersPostgres: Bool? = nil
         ) {
             self.schema = schema
+            self.queries = queries
             self.sourceFileName = sourceFileName
             self.createTableSQL = createTableSQL
             self.createIndexSQL = createIndexSQL

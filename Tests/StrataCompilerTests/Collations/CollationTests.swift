@@ -163,25 +163,25 @@ import Testing
         #expect(live.table(named: "decks")?.column(named: "name")?.collation == "nocase")
         #expect(live.index(named: "idx_decks_name")?.columns == ["name"])
         let declared = try MigrationReplay.declaredStructure(of: try load(Self.decks))
-        #expect(SchemaDiff.differences(from: live, to: declared) == [])
+        #expect(SchemaDiff.compare(from: live, to: declared) == [])
 
         // `name COLLATE NOCASE` on the NOCASE column is the same index.
         let explicit = Self.decks.replacingOccurrences(of: "columns: [name]", with: "columns: [\"name COLLATE NOCASE\"]")
-        #expect(SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(explicit))) == [])
+        #expect(SchemaDiff.compare(from: live, to: try MigrationReplay.declaredStructure(of: try load(explicit))) == [])
 
         // Without the column's collation it is a difference of the column, not of the index.
         let binary = Self.decks.replacingOccurrences(of: ", collate: nocase", with: "")
-        let found = SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(binary)))
+        let found = SchemaDiff.compare(from: live, to: try MigrationReplay.declaredStructure(of: try load(binary)))
         #expect(found.count == 1, "\(found)")
-        #expect(found.first?.contains("name changes collation from NOCASE to BINARY") == true, "\(found)")
+        #expect(found.first?.sentence(.schema).contains("name changes collation from NOCASE to BINARY") == true, "\(found)")
 
         // A DESC key or a different key collation is a different index.
         let descending = Self.decks.replacingOccurrences(of: "columns: [name]", with: "columns: [\"name DESC\"]")
-        let changed = SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(descending)))
-        #expect(changed.count == 1 && changed[0].contains("idx_decks_name"), "\(changed)")
+        let changed = SchemaDiff.compare(from: live, to: try MigrationReplay.declaredStructure(of: try load(descending)))
+        #expect(changed.count == 1 && changed[0].sentence(.schema).contains("idx_decks_name"), "\(changed)")
         let rtrim = Self.decks.replacingOccurrences(of: "columns: [name]", with: "columns: [\"name COLLATE RTRIM\"]")
-        let other = SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(rtrim)))
-        #expect(other.count == 1 && other[0].contains("name COLLATE RTRIM"), "\(other)")
+        let other = SchemaDiff.compare(from: live, to: try MigrationReplay.declaredStructure(of: try load(rtrim)))
+        #expect(other.count == 1 && other[0].sentence(.schema).contains("name COLLATE RTRIM"), "\(other)")
     }
 
     @Test func expressionIndexesCompareByTheirExpression() throws {
@@ -204,12 +204,12 @@ import Testing
         }
         let live = try db.read { conn in try SchemaIntrospector.introspect(conn) }
         #expect(live.index(named: "users_email")?.columns == ["(LOWER( \"email\" ))"])
-        #expect(SchemaDiff.differences(from: live, to: try MigrationReplay.declaredStructure(of: try load(yaml))) == [])
+        #expect(SchemaDiff.compare(from: live, to: try MigrationReplay.declaredStructure(of: try load(yaml))) == [])
         let upper = try MigrationReplay.declaredStructure(of: try load(yaml.replacingOccurrences(of: "lower(email)", with: "upper(email)")))
-        #expect(SchemaDiff.differences(from: live, to: upper).count == 1)
+        #expect(SchemaDiff.compare(from: live, to: upper).count == 1)
         let literal = try MigrationReplay.declaredStructure(of: try load(yaml.replacingOccurrences(of: "lower(email)", with: "email || 'A'")))
         let literalLower = try MigrationReplay.declaredStructure(of: try load(yaml.replacingOccurrences(of: "lower(email)", with: "email || 'a'")))
-        #expect(SchemaDiff.differences(from: literal, to: literalLower).count == 1, "string literals in an expression count exactly")
+        #expect(SchemaDiff.compare(from: literal, to: literalLower).count == 1, "string literals in an expression count exactly")
     }
 
     // MARK: - Migrations

@@ -9,13 +9,13 @@ import Testing
 @Suite struct ForeignKeyTypeTests {
     /// Introspects `sql`; returns the YAML, the warnings, and the differences between the
     /// database and what the YAML's DDL creates (what a baseline checks).
-    func adopt(_ sql: String) throws -> (yaml: String, warnings: [String], differences: [String]) {
+    func adopt(_ sql: String) throws -> (yaml: String, warnings: [String], differences: [SchemaDifference]) {
         let db = try Database.inMemory()
         try db.writeWithoutTransaction { conn in try conn.execute(sql: sql) }
         return try db.read { conn in
             let result = try DatabaseAdopter.introspect(conn, databaseName: "Adopted", sourceName: "test.sqlite")
             let schema = try SchemaLoader.load(contents: result.yaml, path: "Adopted.schema.yml")
-            let differences = SchemaDiff.differences(from: try SchemaIntrospector.introspect(conn), to: try MigrationReplay.declaredStructure(of: schema))
+            let differences = SchemaDiff.compare(from: try SchemaIntrospector.introspect(conn), to: try MigrationReplay.declaredStructure(of: schema))
             return (result.yaml, result.warnings, differences)
         }
     }

@@ -31,7 +31,7 @@ import Testing
             throw error
         }
         let declared = try MigrationReplay.declaredStructure(of: schema)
-        #expect(SchemaDiff.differences(from: live, to: declared) == [], "\(result.yaml)", sourceLocation: sourceLocation)
+        #expect(SchemaDiff.compare(from: live, to: declared) == [], "\(result.yaml)", sourceLocation: sourceLocation)
         let (again, _) = try introspect(sql)
         #expect(again == result, "introspecting again gives the same YAML", sourceLocation: sourceLocation)
         return (result, schema)
@@ -195,7 +195,7 @@ import Testing
         let third = second.replacingOccurrences(of: "views:\n", with: "views:\n  extra: \"SELECT 1\"\n")
         let schema = try SchemaLoader.load(contents: third, path: workspace.schemaPath)
         let differences = try MigrationVerifier.differences(schema: schema, migrations: try MigrationFiles.load(schemaPath: workspace.schemaPath))
-        #expect(differences == ["view extra is declared but the migrations do not create it"])
+        #expect(differences.map(\.description) == ["view extra is declared but the migrations do not create it"])
         // … and a schema that declares none leaves the migrations' views alone.
         let plain = try SchemaLoader.load(contents: base, path: workspace.schemaPath)
         #expect(try MigrationVerifier.differences(schema: plain, migrations: try MigrationFiles.load(schemaPath: workspace.schemaPath)) == [])

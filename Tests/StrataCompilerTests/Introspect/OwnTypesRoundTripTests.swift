@@ -108,6 +108,6 @@ import Testing
             return try Database(path: path, configuration: configuration).read { conn in try SchemaIntrospector.introspect(conn) }
         }()
         let declared = try MigrationReplay.declaredStructure(of: adopted)
-        #expect(SchemaDiff.differences(from: live, to: declared) == [], "\(result.yaml)")
+        #expect(SchemaDiff.compare(from: live, to: declared) == [], "\(result.yaml)")
     }
 }

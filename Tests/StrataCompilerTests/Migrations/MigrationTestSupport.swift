@@ -31,9 +31,9 @@ final class MigrationWorkspace: @unchecked Sendable {
     /// (nil when nothing changed).
     @discardableResult
     func evolve(to yaml: String, name: String, allowDestructive: Bool = false) throws -> String? {
-        let schema = try writeSchema(yaml)
+        try Data(yaml.utf8).write(to: URL(fileURLWithPath: schemaPath))
         let plan = try MigrationPlanner.plan(
-            schema: schema, migrations: try MigrationFiles.load(schemaPath: schemaPath),
+            try Compiler.compile(path: schemaPath), migrations: try MigrationFiles.load(schemaPath: schemaPath),
             options: .init(allowDestructive: allowDestructive))
         guard !plan.isEmpty else { return nil }
         let next = try MigrationFiles.nextFile(schemaPath: schemaPath, name: name)
@@ -65,9 +65,9 @@ final class MigrationWorkspace: @unchecked Sendable {
         #expect(integrity == "ok", sourceLocation: sourceLocation)
         #expect(violations == 0, sourceLocation: sourceLocation)
         let declared = try MigrationReplay.declaredStructure(of: try SchemaLoader.load(path: schemaPath))
-        let differences = SchemaDiff.differences(from: structure, to: declared)
+        let differences = SchemaDiff.compare(from: structure, to: declared)
         #expect(differences.isEmpty, "\(differences)", sourceLocation: sourceLocation)
-        let verified = MigrationVerifier.verify(schema: try SchemaLoader.load(path: schemaPath), schemaPath: schemaPath)
+        let verified = MigrationVerifier.verify(try Compiler.compile(path: schemaPath), schemaPath: schemaPath)
         #expect(verified.isEmpty, "\(verified)", sourceLocation: sourceLocation)
     }
 }

@@ -73,8 +73,9 @@ import Testing
         #expect(SchemaDiff.compare(from: try Self.structure(spelledOtherwise), to: try Self.structure(Self.target)) == [])
     }
 
-    /// Every sentence starts with its subject, so the verifier's error points at its line.
-    @Test func sentencesAreLocatedAtTheirColumnOrTable() throws {
+    /// Every difference has a typed subject, so the verifier's error points at its line; every
+    /// sentence starts with that subject.
+    @Test func differencesAreLocatedAtTheirColumnOrTable() throws {
         let schema = try SchemaLoader.load(
             contents: """
             tables:
@@ -90,11 +91,20 @@ import Testing
         #expect(scoreLine > tableLine)
         let locator = SchemaLocator(schema: schema)
         let differences = SchemaDiff.compare(from: try Self.structure(Self.current), to: try Self.structure(Self.target))
+        let lines = differences.map { locator.locate($0.subject)?.line }
+        #expect(lines[0] == scoreLine)  // column item.score
+        #expect(lines[4] == tableLine)  // table item is STRICT …
+        #expect(lines[8] == nil)  // table fresh: not in this schema
         for wording in [SchemaDifference.Wording.schema, .drift, .baseline] {
-            let lines = differences.map { locator.locate($0.sentence(wording))?.line }
-            #expect(lines[0] == scoreLine, "\(wording)")  // column item.score
-            #expect(lines[4] == tableLine, "\(wording)")  // table item is STRICT …
-            #expect(lines[8] == nil, "\(wording)")  // table fresh: not in this schema
+            for difference in differences {
+                let start = switch difference.subject {
+                case .column(let table, let column): "column \(table).\(column) "
+                case .table(let table): "table \(table)"
+                case .index(let index): "index \(index) "
+                case .unlocated: ""
+                }
+                #expect(difference.sentence(wording).hasPrefix(start), "\(difference.sentence(wording))")
+            }
         }
     }
 }

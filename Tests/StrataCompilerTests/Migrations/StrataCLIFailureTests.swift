@@ -100,26 +100,43 @@ extension StrataCLITests {
 
     // MARK: - Permissions (run as an unprivileged user: root ignores file permissions)
 
+    /// Whether `strata` can run here without write access to a workspace: always as an
+    /// ordinary user; as root only when `nobody` (through `setpriv`) may run the built
+    /// executable and read a temporary folder. The permission tests are enabled only when it
+    /// can, so where they cannot run they show as skipped instead of passing having checked
+    /// nothing. (A missing executable is not a reason to skip: the tests' `#require` fails.)
+    static var canDropWriteAccess: Bool {
+        guard getuid() == 0, let executable = StrataExecutable.url else { return true }
+        guard let directory = try? TemporaryDirectory() else { return false }
+        return nobodyCanRun(executable, reading: directory.url)
+    }
+
+    private static let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+    private static let dropToNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    /// Whether `nobody`, through `setpriv`, may run `executable` and read `directory` (a
+    /// checkout under a private home folder is out of its reach).
+    private static func nobodyCanRun(_ executable: URL, reading directory: URL) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: setpriv.path) else { return false }
+        let probe = Process()
+        probe.executableURL = setpriv
+        probe.arguments = dropToNobody + ["/bin/sh", "-c", "test -x \"$0\" && test -r \"$1\"", executable.path, directory.path]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
     /// Runs `strata` as a user who may read but not write the workspace: `nobody` through
     /// `setpriv` when the tests run as root, this user otherwise (the workspace is made
-    /// read-only by `chmod` for the call). Nil when neither is possible here.
+    /// read-only by `chmod` for the call). Nil when neither is possible here (see
+    /// ``canDropWriteAccess``).
     func strataWithoutWriteAccess(_ arguments: String..., in directory: URL) throws -> Result? {
         let executable = try #require(StrataExecutable.url)
         let process = Process()
         if getuid() == 0 {
-            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
-            guard FileManager.default.isExecutableFile(atPath: setpriv.path) else { return nil }
-            let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-            // `nobody` must be able to run the executable and read the workspace (a checkout
-            // under a private home folder is out of its reach).
-            let probe = Process()
-            probe.executableURL = setpriv
-            probe.arguments = drop + ["/bin/sh", "-c", "test -x \"$0\" && test -r \"$1\"", executable.path, directory.path]
-            try probe.run()
-            probe.waitUntilExit()
-            guard probe.terminationStatus == 0 else { return nil }
-            process.executableURL = setpriv
-            process.arguments = drop + [executable.path] + arguments
+            guard Self.nobodyCanRun(executable, reading: directory) else { return nil }
+            process.executableURL = Self.setpriv
+            process.arguments = Self.dropToNobody + [executable.path] + arguments
         } else {
             process.executableURL = executable
             process.arguments = arguments
@@ -137,7 +154,8 @@ extension StrataCLITests {
         return try StrataExecutable.capture(process)
     }
 
-    @Test func statusWorksOnAReadOnlyDatabaseAndMigrateSaysItIsReadOnly() throws {
+    @Test(.enabled(if: canDropWriteAccess, "runs strata as a user without write access: as root, needs setpriv and a build nobody can run"))
+    func statusWorksOnAReadOnlyDatabaseAndMigrateSaysItIsReadOnly() throws {
         let workspace = try initialized()
         #expect(try strata("migrate", "Shop.schema.yml", "--database", "shop.sqlite", in: workspace.url).status == 0)
         try workspace.writeSchema(addPhone)
@@ -152,9 +170,7 @@ extension StrataCLITests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         chmod(workspace.url.path, 0o755)
 
-        guard let status = try strataWithoutWriteAccess("status", "Shop.schema.yml", "--database", "shop.sqlite", in: workspace.url) else {
-            return  // no way to drop write access here
-        }
+        let status = try #require(try strataWithoutWriteAccess("status", "Shop.schema.yml", "--database", "shop.sqlite", in: workspace.url))
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("version: 1 (latest: 2)") && status.stdout.contains("pending:\n  0002_add_phone"), "\(status.stdout)")
 
@@ -174,9 +190,10 @@ extension StrataCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test func anUnwritableOutputFolderGetsOneLine() throws {
+    @Test(.enabled(if: canDropWriteAccess, "runs strata as a user without write access: as root, needs setpriv and a build nobody can run"))
+    func anUnwritableOutputFolderGetsOneLine() throws {
         let workspace = try initialized()
-        guard let generate = try strataWithoutWriteAccess("generate", "Shop.schema.yml", "--output", ".", in: workspace.url) else { return }
+        let generate = try #require(try strataWithoutWriteAccess("generate", "Shop.schema.yml", "--output", ".", in: workspace.url))
         #expect(generate.status == 1)
         #expect(generate.stderr.split(separator: "\n").count == 1, "\(generate.stderr)")
         #expect(generate.stderr.hasPrefix("error: cannot write ") && generate.stderr.hasSuffix("Shop.swift: Permission denied\n"), "\(generate.stderr)")

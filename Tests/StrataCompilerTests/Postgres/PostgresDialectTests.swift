@@ -154,9 +154,9 @@ import Testing
 
     @Test func generatedPostgresCodeIsBehindCanImportAndOnlyWithTheDialect() throws {
         let text = "tables:\n  Item:\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n      name: text\n"
-        let sqliteOnly = try SchemaLoader.load(contents: text, path: "Shop.schema.yml")
+        let sqliteOnly = try Compiler.compile(contents: text, path: "Shop.schema.yml")
         #expect(!Generator.render(sqliteOnly, migrations: [], schemaPath: "Shop.schema.yml").contains("StrataPostgres"))
-        let both = try SchemaLoader.load(contents: "options: { dialects: [sqlite, postgres] }\n" + text, path: "Shop.schema.yml")
+        let both = try Compiler.compile(contents: "options: { dialects: [sqlite, postgres] }\n" + text, path: "Shop.schema.yml")
         let swift = Generator.render(both, migrations: [], schemaPath: "Shop.schema.yml")
         #expect(swift.contains("#if canImport(StrataPostgres)\nimport StrataPostgres\n"))
         #expect(swift.hasSuffix("#endif\n"))

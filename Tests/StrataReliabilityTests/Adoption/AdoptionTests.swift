@@ -244,7 +244,7 @@ import Testing
             #expect(try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM users WHERE phone = ''") == 2)
             #expect(try conn.fetchValue(Double.self, sql: "SELECT sum(total) FROM orders") == 27.99)
             let live = try SchemaIntrospector.introspect(conn)
-            #expect(SchemaDiff.differences(from: live, to: try MigrationReplay.structure(after: migrations + [second])) == [])
+            #expect(SchemaDiff.compare(from: live, to: try MigrationReplay.structure(after: migrations + [second])) == [])
         }
     }
 

@@ -72,10 +72,10 @@ final class CompositionRun: @unchecked Sendable {
     let seed: UInt64
     var random: SeededGenerator
     let directory: TemporaryDirectory
-    let clock = Protected(Date(timeIntervalSince1970: 1_800_000_000))
+    let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     let source: Database
     let replica: Database
-    let observed = Protected<ObservedState?>(nil)
+    let observed = Locked<ObservedState?>(nil)
     var observer: Task<Void, Never>?
     var history: [String] = []
     var tally: [String: Int] = [:]
