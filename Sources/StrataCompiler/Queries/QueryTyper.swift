@@ -1314,7 +1314,10 @@ struct QueryTyper {
         }
         func argumentType(_ fallback: String) -> ExprType {
             guard let first, let base = first.base else { return .unknown(first?.untyped ?? fallback) }
-            return .of(base, optional: first.optional, owner: first.owner)
+            var type = ExprType.of(base, optional: first.optional, owner: first.owner)
+            // A date keeps the format it is stored in (`dateFormat:`), or it reads wrong.
+            if base == .date { type.dateFormat = first.dateFormat }
+            return type
         }
         switch function {
         case "COUNT":
@@ -1333,7 +1336,10 @@ struct QueryTyper {
             }
             guard let first, let base = first.base else { return .unknown(first?.untyped ?? "\(function.lowercased())() of an unknown value") }
             if function == "SUM" && !Self.isNumeric(base) { return .unknown("sum() of a value that is not a number") }
-            return grouped(function == "SUM" && base == .bool ? .int : base, owner: first.owner)
+            var type = grouped(function == "SUM" && base == .bool ? .int : base, owner: first.owner)
+            // min()/max() of a date column give one of its values, stored in its `dateFormat:`.
+            if base == .date { type.dateFormat = first.dateFormat }
+            return type
         case "AVG":
             return grouped(.double)
         case "GROUP_CONCAT", "STRING_AGG":
@@ -1396,11 +1402,17 @@ struct QueryTyper {
             return .unknown(types.contains { $0.parameter != nil } ? "only parameters" : "only NULL")
         }
         var result = ExprType.of(firstBase, optional: optional, owner: first.owner)
+        if firstBase == .date { result.dateFormat = first.dateFormat }
         for type in known.dropFirst() {
             guard let base = type.base else { continue }
             if base == result.base {
                 if case .enumeration = base, type.owner != result.owner {
                     return .unknown("values of two enum types")
+                }
+                // Dates of two storage formats: no one reading gives both right.
+                if base == .date, (type.dateFormat ?? .iso8601) != (result.dateFormat ?? .iso8601) {
+                    return .unknown(
+                        "dates stored in two formats (dateFormat \((result.dateFormat ?? .iso8601).rawValue) and \((type.dateFormat ?? .iso8601).rawValue)); convert one in SQL and CAST the result, or select them as separate columns")
                 }
                 continue
             }
