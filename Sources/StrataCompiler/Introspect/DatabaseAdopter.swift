@@ -184,7 +184,9 @@ package enum DatabaseAdopter {
             adoptedColumn.declaredType = column.type
             adoptedColumn.census = census[SQLName.fold(column.name)] ?? ColumnCensus()
             if column.normalizedDefault != nil { adoptedColumn.defaultSQL = column.defaultSQL }
-            if let warning = choice.warning {
+            if let warning = choice.warning ?? (isCoreData ? nil : TypeChoice.unsettledDateWarning(
+                column: column.name, declared: column.type, choice: choice, census: census[SQLName.fold(column.name)]))
+            {
                 warnings.append("\(table.name).\(column.name): \(warning)")
                 adoptedColumn.comments.append(warning)
             }

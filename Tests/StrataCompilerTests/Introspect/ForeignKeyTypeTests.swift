@@ -126,4 +126,38 @@ import Testing
         #expect(result.yaml.contains(#"zcreationdate: { type: date?, column: ZCREATIONDATE, sqlType: "TIMESTAMP", dateFormat: referenceDate }"#), "\(result.yaml)")
         #expect(!result.warnings.contains { $0.contains("ZCREATIONDATE") }, "\(result.warnings)")
     }
+
+    /// Small numbers in a DATE/TIMESTAMP column, or in a column named like a date, outside a Core
+    /// Data store: seconds since 1970 before 2001, or seconds since 2001 (Core Data's reference
+    /// date) before 2033? The census cannot settle it: a warning with examples, both readings of
+    /// the largest and the `dateFormat:` to write; the type stays what it was.
+    @Test func smallNumbersInADateColumnAreAWarningWithExamples() throws {
+        let result = try introspect(
+            """
+            CREATE TABLE note (id INTEGER PRIMARY KEY, created TIMESTAMP, modified_at INTEGER, updatedAt REAL, due INTEGER, recent DATETIME);
+            INSERT INTO note VALUES (1, 754123500.5, 754123600, 754123600.25, 19700, 1709294400);
+            INSERT INTO note VALUES (2, 754200000, 754200100, NULL, 19701, 1709294401);
+            """)
+        let created = try #require(result.warnings.first { $0.hasPrefix("note.created: ") }, "\(result.warnings)")
+        #expect(created.contains("declared TIMESTAMP and holds numbers the census cannot settle (754123500.5, 754200000)"), "\(created)")
+        #expect(created.contains("the largest, 754200000, is 1993-11-25 04:00:00"), "\(created)")
+        #expect(created.contains("(`dateFormat: referenceDate`, Core Data's) it is 2024-11-25 04:00:00"), "\(created)")
+        #expect(created.contains("write `dateFormat: referenceDate` if they count from 2001, `dateFormat: unixSeconds` if from 1970"), "\(created)")
+        let modified = try #require(result.warnings.first { $0.hasPrefix("note.modified_at: ") }, "\(result.warnings)")
+        #expect(modified.contains("named like a date and holds numbers the census cannot settle (754123600, 754200100)"), "\(modified)")
+        #expect(modified.contains("typed int: if they are dates, declare it `{ type: date, dateFormat: unixSeconds }` or `{ type: date, dateFormat: referenceDate }`"), "\(modified)")
+        #expect(result.warnings.contains { $0.hasPrefix("note.updatedAt: named like a date") && $0.contains("typed double") }, "\(result.warnings)")
+        // Not named like a date, or numbers only 1970-seconds can be (after 2001-09): no guess.
+        #expect(!result.warnings.contains { $0.hasPrefix("note.due") || $0.hasPrefix("note.recent") }, "\(result.warnings)")
+        // The warning is beside the column in the YAML, and the types are what they were.
+        #expect(result.yaml.contains("      # declared TIMESTAMP and holds numbers the census cannot settle (754123500.5, 754200000)"), "\(result.yaml)")
+        #expect(result.yaml.contains(#"created: { type: date?, sqlType: "TIMESTAMP" }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"modifiedAt: { type: int?, column: modified_at }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"recent: { type: date?, sqlType: "DATETIME" }"#), "\(result.yaml)")
+        // Writing what the warning says reads the values as the dates they are.
+        let fixed = result.yaml.replacingOccurrences(
+            of: #"created: { type: date?, sqlType: "TIMESTAMP" }"#, with: #"created: { type: date?, sqlType: "TIMESTAMP", dateFormat: referenceDate }"#)
+        let schema = try SchemaLoader.load(contents: fixed, path: "Dates.schema.yml")
+        #expect(schema.table(named: "note")?.column(named: "created")?.dateFormat == .referenceDate)
+    }
 }
