@@ -161,3 +161,42 @@ import Testing
         #expect(schema.table(named: "note")?.column(named: "created")?.dateFormat == .referenceDate)
     }
 }
+
+/// What introspect keeps as a comment is not in what the first migration creates: each such
+/// warning says a baseline refuses the database while it has it, and what to do; and the
+/// baseline's check does refuse, naming it.
+@Suite struct KeptAsACommentTests {
+    @Test(arguments: [
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY, a INT, b INT GENERATED ALWAYS AS (a * 2));",
+         "table t: generated column b", "make it an ordinary column", "column t.b is in the database"),
+        ("CREATE TABLE p (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b)); CREATE TABLE c (id INTEGER PRIMARY KEY, a INT, b INT, FOREIGN KEY (a, b) REFERENCES p (a, b));",
+         "table c: foreign key (a, b) → p(a, b) has more than one column", "replace it with a single-column key", "table c: foreign key (a, b) → p(a, b)"),
+        ("CREATE TABLE p (id INTEGER PRIMARY KEY, code TEXT); CREATE TABLE c (id INTEGER PRIMARY KEY, code TEXT REFERENCES p (code));",
+         "refers to a column that is neither a primary key nor unique", "make the referenced column unique", "table c: foreign key (code) → p(code)"),
+        ("PRAGMA foreign_keys = OFF; CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (id INTEGER PRIMARY KEY, pid TEXT REFERENCES p (id)); INSERT INTO p VALUES (1); INSERT INTO c VALUES (1, 'x');",
+         "joins a text column to a int one", "make the values of both columns one type", "table c: foreign key (pid) → p(id)"),
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY); CREATE TABLE log (msg TEXT);",
+         "table log has no primary key", "rebuild the table with one", "table log is in the database"),
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY); CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);",
+         "virtual table box;", "keep it in another database file, or drop it", "table box is in the database"),
+        ("CREATE TABLE k (a INT, b INT, PRIMARY KEY (a, b));",
+         "k.a: a primary key column that allows NULL; the schema declares it NOT NULL", "rebuild the table with NOT NULL on it", "column k.a has nullable"),
+    ])
+    func theWarningSaysTheBaselineRefusesAndWhatToDo(_ sql: String, _ what: String, _ fix: String, _ refusal: String) throws {
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in try conn.execute(sql: sql) }
+        try db.read { conn in
+            let result = try DatabaseAdopter.introspect(conn, databaseName: "Kept", sourceName: "kept.sqlite")
+            let warning = try #require(result.warnings.first { $0.contains(what) }, "\(result.warnings)")
+            #expect(warning.contains("`migrate --baseline` refuses the database"), "\(warning)")
+            #expect(warning.contains(fix) && warning.hasSuffix("then introspect again"), "\(warning)")
+            // The first migration `strata migration new` writes, and what the baseline's check says.
+            let schema = try SchemaLoader.load(contents: result.yaml, path: "Kept.schema.yml")
+            let plan = try MigrationPlanner.plan(schema: schema, migrations: [])
+            let first = Migration(
+                version: 1, name: "initial", sql: MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: "Kept.schema.yml"))
+            let differences = try MigrationBaseline.differences(conn, first: first)
+            #expect(differences.contains { $0.contains(refusal) }, "\(differences)")
+        }
+    }
+}
