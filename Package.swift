@@ -138,6 +138,14 @@ let package = Package(
             dependencies: ["Strata", "StrataCompiler", "CFaultVFS", "StrataTestSupport"],
             plugins: ["StrataPlugin"]
         ),
+        // The adoption corpus's real-world shapes (Northwind, Sakila, Core Data, GeoPackage,
+        // WordPress, Anki): their introspected schemas, compiled by the build plugin, read every row.
+        // A target of its own: their record names meet those of StrataReliabilityTests' styles.
+        .testTarget(
+            name: "StrataAdoptionTests",
+            dependencies: ["Strata", "StrataCompiler", "StrataTestSupport"],
+            plugins: ["StrataPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,6 +66,58 @@ import Testing
         #expect(found.contains { $0.contains("parameter ':at' is compared with date columns of different date formats (unixSeconds and iso8601)") }, "\(found)")
     }
 
+    /// A typed query's date result keeps its column's format through min/max, COALESCE, CASE,
+    /// a subquery and UNION; where two formats meet there is no right reading: an error at the
+    /// result column, never a Date read in the wrong format.
+    @Test func queryResultsOfDatesKeepTheFormatOrAreRefused() throws {
+        let yaml = """
+            tables:
+              Card:
+                columns:
+                  id:   { type: int, primaryKey: true }
+                  due:  { type: date, dateFormat: unixSeconds }
+                  seen: { type: date?, dateFormat: referenceDate }
+                  made: date
+            queries:
+              latest:
+                sql: SELECT max(due) AS latest, min(seen) AS firstSeen, max(made) AS lastMade FROM Card
+              derived:
+                sql: SELECT coalesce(seen, seen) AS a, CASE WHEN id > 0 THEN seen END AS b, (SELECT max(seen) FROM Card) AS c, lag(seen) OVER (ORDER BY id) AS d FROM Card
+              unioned:
+                sql: SELECT seen AS s FROM Card UNION SELECT max(seen) FROM Card
+            """
+        let schema = try SchemaLoader.load(contents: yaml, path: "D.schema.yml")
+        let swift = Generator.render(schema, migrations: [], schemaPath: "D.schema.yml")
+        #expect(swift.contains(#"statement.date(at: 0, storage: .unixSeconds, table: "", column: "latest")"#), "max() of a unixSeconds date")
+        #expect(swift.contains(#"statement.date(at: 1, storage: .referenceDate, table: "", column: "firstSeen")"#))
+        #expect(swift.contains(#"statement.date(at: 2, table: "", column: "lastMade")"#))
+        for (index, name) in ["a", "b", "c", "d"].enumerated() {
+            #expect(swift.contains(#"statement.date(at: \#(index), storage: .referenceDate, table: "", column: "\#(name)")"#), "\(name)")
+        }
+        #expect(swift.contains(#"statement.date(at: 0, storage: .referenceDate, table: "", column: "s")"#))
+
+        let mixed = Self.diagnostics("""
+            tables:
+              Card:
+                columns:
+                  id:   { type: int, primaryKey: true }
+                  due:  { type: date, dateFormat: unixSeconds }
+                  seen: { type: date?, dateFormat: referenceDate }
+                  made: date
+            queries:
+              both:
+                sql: SELECT max(due, seen) AS m FROM Card
+              either:
+                sql: SELECT coalesce(seen, made) AS e FROM Card
+              unioned:
+                sql: SELECT due AS u FROM Card UNION SELECT seen FROM Card
+            """)
+        #expect(mixed.count == 3, "\(mixed)")
+        #expect(mixed.contains { $0.hasPrefix("D.schema.yml:10:") && $0.contains("result column 'm'") && $0.contains("dates stored in two formats (dateFormat unixSeconds and referenceDate)") }, "\(mixed)")
+        #expect(mixed.contains { $0.hasPrefix("D.schema.yml:12:") && $0.contains("result column 'e'") && $0.contains("(dateFormat referenceDate and iso8601)") }, "\(mixed)")
+        #expect(mixed.contains { $0.hasPrefix("D.schema.yml:14:") && $0.contains("result column 'u'") }, "\(mixed)")
+    }
+
     @Test func generatedCodeReadsAndWritesInTheFormat() throws {
         let compiled = try Compiler.compile(contents: """
             tables:

@@ -103,4 +103,29 @@ import Testing
             #expect(rows.first?.reference == events[2].reference)
         }
     }
+
+    /// `max(reference)`, `min(millis)` …: an aggregate of a date column is one of its values,
+    /// read in the column's `dateFormat:` (read as Strata's text format, a reference date's
+    /// seconds would be a date 31 years early).
+    @Test func aggregatesOfDatesReadInTheColumnsFormat() throws {
+        let fixture = try Fixture()
+        let dates = [Self.instant, Self.instant.addingTimeInterval(86_400 * 400), Self.instant.addingTimeInterval(-86_400)]
+        var events = try fixture.db.write { conn in try dates.map { try EventDAO(conn).insert(Self.event($0)) } }
+        events[2].optionalReference = nil
+        _ = try fixture.db.write { conn in try EventDAO(conn).update(events[2]) }
+        let row = try #require(try fixture.db.read { conn in try DatesQueries(conn).extremes() }.first)
+        let latest = try #require(events.max { $0.reference < $1.reference })
+        let earliest = try #require(events.min { $0.millis < $1.millis })
+        #expect(row.latestReference == latest.reference)
+        #expect(row.earliestMillis == earliest.millis)
+        #expect(row.latestJulian == events.map(\.julian).max())
+        #expect(row.latestSeconds == events.map(\.seconds).max())
+        #expect(row.firstReference == events.map(\.reference).min())
+        // A reference date read as seconds since 1970 would be 978,307,200 s early.
+        #expect(abs((row.latestReference ?? .distantPast).timeIntervalSince(dates[1])) < 1e-3)
+        // COALESCE of two reference dates.
+        let coalesced = try fixture.db.read { conn in try DatesQueries(conn).anyReferences() }.map(\.anyReference)
+        #expect(coalesced == events.map { $0.optionalReference ?? $0.reference })
+        #expect(coalesced[2] == events[2].reference)
+    }
 }

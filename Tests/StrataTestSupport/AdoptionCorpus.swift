@@ -6,7 +6,7 @@ public enum AdoptionCorpus {
     public enum Shape: String, CaseIterable, Sendable {
         /// Northwind, as the northwind-SQLite3 `create.sql` builds it: bracketed names, 16 views indented with tabs and spaces (trailing spaces too), text keys that allow NULL, CHECKs, a self-referencing foreign key.
         case northwind
-        /// Sakila, as sakila-sqlite3 builds it: MySQL-style types (`numeric`, `SMALLINT`, `DECIMAL(4,2)`, `BLOB SUB_TYPE TEXT`), `numeric` keys referenced by `INT` columns, triggers, views, a circular pair of foreign keys, no rows.
+        /// Sakila, as sakila-sqlite3 builds it: MySQL-style types (`numeric`, `SMALLINT`, `DECIMAL(4,2)`, `BLOB SUB_TYPE TEXT`), `numeric` keys referenced by `INT` columns, triggers, views, a circular pair of foreign keys. The original has no rows; these have a few (the circular pair inserted with deferred foreign keys) so that reading them means something.
         case sakila
         /// A Core Data / SwiftData store: `Z_PK`, `Z_ENT`, `Z_OPT`, `ZNAME` columns, the `Z_PRIMARYKEY` and `Z_METADATA` tables, dates as seconds since 2001-01-01 in `TIMESTAMP` columns, UUIDs as 16-byte blobs.
         case coreData
@@ -623,6 +623,28 @@ GROUP BY
   s.store_id
 , c.city||','||cy.country
 , m.first_name||' '||m.last_name;
+INSERT INTO language VALUES (1, 'English', '2006-02-15 05:02:19'), (2, 'Italian', '2006-02-15 05:02:19');
+INSERT INTO country VALUES (20, 'Canada', '2006-02-15 04:44:00');
+INSERT INTO city VALUES (300, 'Lethbridge', 20, '2006-02-15 04:45:25');
+INSERT INTO address VALUES (1, '47 MySakila Drive', NULL, 'Alberta', 300, '', '', '2006-02-15 04:45:30'), (5, '1913 Hanoi Way', NULL, 'Nagasaki', 300, '35200', '28303384290', '2006-02-15 04:45:30');
+INSERT INTO category VALUES (1, 'Action', '2006-02-15 04:46:27'), (2, 'Animation', '2006-02-15 04:46:27');
+INSERT INTO film VALUES (1, 'ACADEMY DINOSAUR', 'A Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher in The Canadian Rockies', '2006', 1, NULL, 6, 0.99, 86, 20.99, 'PG', 'Deleted Scenes,Behind the Scenes', '2006-02-15 05:03:42');
+INSERT INTO film VALUES (2, 'ACE GOLDFINGER', NULL, '2006', 1, 2, 3, 4.99, 48, 12.99, 'G', NULL, '2006-02-15 05:03:42');
+INSERT INTO film_text VALUES (1, 'ACADEMY DINOSAUR', 'A Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher in The Canadian Rockies');
+INSERT INTO actor VALUES (1, 'PENELOPE', 'GUINESS', '2006-02-15 04:34:33'), (2, 'NICK', 'WAHLBERG', '2006-02-15 04:34:33');
+INSERT INTO film_actor VALUES (1, 1, '2006-02-15 05:05:03'), (2, 1, '2006-02-15 05:05:03'), (2, 2, '2006-02-15 05:05:03');
+INSERT INTO film_category VALUES (1, 2, '2006-02-15 05:07:09'), (2, 1, '2006-02-15 05:07:09');
+BEGIN;
+PRAGMA defer_foreign_keys = ON;
+INSERT INTO staff VALUES (1, 'Mike', 'Hillyer', 1, x'89504e470d0a1a0a', 'Mike.Hillyer@sakilastaff.com', 1, 1, 'Mike', '8cb2237d0679ca88db6464eac60da96345513964', '2006-02-15 04:57:16');
+INSERT INTO store VALUES (1, 1, 1, '2006-02-15 04:57:12');
+COMMIT;
+INSERT INTO customer VALUES (1, 1, 'MARY', 'SMITH', 'MARY.SMITH@sakilacustomer.org', 5, '1', '2006-02-14 22:04:36', '2006-02-15 04:57:20');
+INSERT INTO customer VALUES (2, 1, 'PATRICIA', 'JOHNSON', NULL, 5, '0', '2006-02-14 22:04:36', '2006-02-15 04:57:20');
+INSERT INTO inventory VALUES (1, 1, 1, '2006-02-15 05:09:17'), (2, 2, 1, '2006-02-15 05:09:17');
+INSERT INTO rental VALUES (1, '2005-05-24 22:53:30', 1, 1, '2005-05-26 22:04:30', 1, '2006-02-15 21:30:53');
+INSERT INTO rental VALUES (2, '2005-05-24 22:54:33', 2, 2, NULL, 1, '2006-02-15 21:30:53');
+INSERT INTO payment VALUES (1, 1, 1, 1, 2.99, '2005-05-25 11:30:37', '2006-02-15 22:12:30'), (2, 2, 1, NULL, 0.99, '2005-05-28 10:35:23', '2006-02-15 22:12:30');
 """#
 
     static let coreData = #"""
@@ -808,6 +830,7 @@ CREATE INDEX idx_graves_pending ON graves (usn);
 INSERT INTO col VALUES (1, 1700000000, 1700000000000, 1700000000000, 18, 0, 0, 0, '{}', '{}', '{}', '{}', '{}');
 INSERT INTO decks VALUES (1, 'Default', 1700000000, 0, x'08011001', x'0a00'), (2, 'Español::Verbos', 1700000100, -1, x'0801', x'0a00');
 INSERT INTO notetypes VALUES (1, 'Basic', 1700000000, 0, x'1a00');
+INSERT INTO deck_config VALUES (1, 'Default', 1700000000, 0, x'0801');
 INSERT INTO fields VALUES (1, 0, 'Front', x''), (1, 1, 'Back', x'');
 INSERT INTO notes VALUES (1, 'f1X!nq7z', 1, 1700000000, -1, ' spanish ', 'hablar' || char(31) || 'to speak', 'hablar', 3036231146, 0, '');
 INSERT INTO cards VALUES (1, 1, 2, 0, 1700000000, -1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, '');

@@ -82,7 +82,9 @@ package enum DatabaseAdopter {
                 continue
             }
             if table.primaryKey.isEmpty {
-                result.skip("table \(table.name) has no primary key, which every Strata table needs", sql: table.sql)
+                result.skip(
+                    "table \(table.name) has no primary key, which every Strata table needs", sql: table.sql,
+                    fix: "rebuild the table with one (an INTEGER PRIMARY KEY keeps its rowids)")
                 continue
             }
             adoptable.append(table)
@@ -122,13 +124,17 @@ package enum DatabaseAdopter {
             }
         }
         for table in structure.searchTables where !claimed.contains(SQLName.fold(table.name)) {
-            result.skip("virtual table \(table.name), which is not what `search:` makes of a table", sql: table.sql)
+            result.skip(
+                "virtual table \(table.name), which is not what `search:` makes of a table", sql: table.sql,
+                fix: "drop it (and its triggers) and declare `search:` on the table it indexes, or keep it in another database file")
         }
         for trigger in structure.searchTriggers where !claimed.contains(SQLName.fold(trigger.name)) {
-            result.skip("trigger \(trigger.name) of a virtual table the schema does not describe", sql: trigger.sql)
+            result.skip("trigger \(trigger.name) of a virtual table the schema does not describe", sql: trigger.sql, fix: "drop it with its virtual table")
         }
         for (table, kind) in virtualTables {
-            result.skip("\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql)
+            result.skip(
+                "\(kind == "shadow" ? "shadow table of a virtual table" : "virtual table") \(table.name)", sql: table.sql,
+                fix: kind == "shadow" ? "it goes when its virtual table is dropped" : "keep it in another database file, or drop it")
         }
         result.tables = tables
         for table in adoptable {
@@ -168,7 +174,9 @@ package enum DatabaseAdopter {
             if column.hidden != 0 {
                 let what = column.hidden == 1 ? "hidden column" : "generated column"
                 adopted.comments.append("\(what) \(column.name) \(column.definition)")
-                warnings.append("table \(table.name): \(what) \(column.name) cannot be written in a schema file; it is kept as a comment")
+                warnings.append(
+                    "table \(table.name): \(what) \(column.name) cannot be written in a schema file; it is kept as a comment"
+                        + AdoptedSchema.refusal("make it an ordinary column (filled by the app or a trigger), or compute it in a view"))
                 continue
             }
             let name = SwiftNames.unique(SwiftNames.propertyName(forColumn: column.name), among: &propertyNames)
@@ -184,7 +192,9 @@ package enum DatabaseAdopter {
             adoptedColumn.declaredType = column.type
             adoptedColumn.census = census[SQLName.fold(column.name)] ?? ColumnCensus()
             if column.normalizedDefault != nil { adoptedColumn.defaultSQL = column.defaultSQL }
-            if let warning = choice.warning {
+            if let warning = choice.warning ?? (isCoreData ? nil : TypeChoice.unsettledDateWarning(
+                column: column.name, declared: column.type, choice: choice, census: census[SQLName.fold(column.name)]))
+            {
                 warnings.append("\(table.name).\(column.name): \(warning)")
                 adoptedColumn.comments.append(warning)
             }
@@ -247,7 +257,8 @@ package enum DatabaseAdopter {
             }
             adopted.columns[index].isOptional = false
             warnings.append(
-                "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL; the schema declares it NOT NULL")
+                "\(table.name).\(adopted.columns[index].sqlName): a primary key column that allows NULL; the schema declares it NOT NULL"
+                    + ", as a key of several columns must be, so `migrate --baseline` refuses the database until the column is NOT NULL: rebuild the table with NOT NULL on it (after fixing rows where it is NULL), then introspect again")
         }
 
         // UNIQUE constraints.
@@ -261,7 +272,8 @@ package enum DatabaseAdopter {
                 } else {
                     adopted.comments.append("UNIQUE (\(unique.joined(separator: ", ")))")
                     warnings.append(
-                        "table \(table.name): the UNIQUE constraint on (\(unique.joined(separator: ", "))) names a column the schema cannot express; it is kept as a comment")
+                        "table \(table.name): the UNIQUE constraint on (\(unique.joined(separator: ", "))) names a column the schema cannot express; it is kept as a comment"
+                            + AdoptedSchema.refusal("drop it, or make it a unique index on an expression"))
                 }
             }
         }
@@ -340,43 +352,49 @@ package enum DatabaseAdopter {
         of adopted: inout AdoptedTable, table: DatabaseTable, tables: [AdoptedTable], adoptable: [DatabaseTable], warnings: inout [String]
     ) {
         for key in table.foreignKeys {
-            func keep(_ reason: String) {
+            func keep(_ reason: String, fix: String) {
                 adopted.comments.append("FOREIGN KEY \(key.summary)")
-                warnings.append("table \(table.name): foreign key \(key.summary) \(reason); it is kept as a comment")
+                warnings.append("table \(table.name): foreign key \(key.summary) \(reason); it is kept as a comment" + AdoptedSchema.refusal(fix))
             }
             guard key.columns.count == 1, key.parentColumns.count == 1 else {
-                keep("has more than one column, which a schema file cannot express")
+                keep(
+                    "has more than one column, which a schema file cannot express",
+                    fix: "replace it with a single-column key to a primary key or unique column, or drop it (a table rebuild)")
                 continue
             }
             guard let index = adopted.columns.firstIndex(where: { SQLName.fold($0.sqlName) == SQLName.fold(key.columns[0]) }) else {
-                keep("is on a column the schema cannot express")
+                keep("is on a column the schema cannot express", fix: "drop it, or make the column an ordinary one")
                 continue
             }
             guard let parentIndex = adoptable.firstIndex(where: { SQLName.fold($0.name) == SQLName.fold(key.parentTable) }),
                 let parentColumn = tables[parentIndex].columns.first(where: { SQLName.fold($0.sqlName) == SQLName.fold(key.parentColumns[0]) })
             else {
-                keep("refers to a table or column the schema does not describe")
+                keep("refers to a table or column the schema does not describe", fix: "adopt the table it refers to first (see its warning), or drop the key")
                 continue
             }
             let parent = tables[parentIndex]
             let column = adopted.columns[index]
             let isKey = parentColumn.primaryKey != nil && parent.compositeKey.isEmpty
             guard isKey || parentColumn.isUnique else {
-                keep("refers to a column that is neither a primary key nor unique")
+                keep(
+                    "refers to a column that is neither a primary key nor unique",
+                    fix: "make the referenced column unique (CREATE UNIQUE INDEX), or drop the key")
                 continue
             }
             guard parentColumn.type == column.type else {
-                keep("joins a \(column.type) column to a \(parentColumn.type) one")
+                keep(
+                    "joins a \(column.type) column to a \(parentColumn.type) one",
+                    fix: "make the values of both columns one type (an UPDATE with CAST, and the declared types)")
                 continue
             }
             let onDelete = action(key.onDelete)
             let onUpdate = action(key.onUpdate)
             if (onDelete == "setNull" || onUpdate == "setNull") && !column.isOptional {
-                keep("sets NULL on a NOT NULL column")
+                keep("sets NULL on a NOT NULL column", fix: "allow NULL in the column or choose another action (a table rebuild)")
                 continue
             }
             if (onDelete == "setDefault" || onUpdate == "setDefault") && column.defaultYAML == nil {
-                keep("sets a default the column does not have")
+                keep("sets a default the column does not have", fix: "give the column a DEFAULT or choose another action (a table rebuild)")
                 continue
             }
             adopted.columns[index].references = "\(parent.recordName).\(parentColumn.name)"
@@ -403,7 +421,9 @@ package enum DatabaseAdopter {
                 // A key on an expression: the key list exactly as the database has it.
                 guard let keyList = SQLTokenizer.indexKeyList(index.sql) else {
                     adopted.comments.append(index.sql)
-                    warnings.append("index \(index.name): its CREATE INDEX could not be read; it is kept as a comment")
+                    warnings.append(
+                        "index \(index.name): its CREATE INDEX could not be read; it is kept as a comment"
+                            + AdoptedSchema.refusal("drop it, or create it again on columns or an expression"))
                     continue
                 }
                 let defaultName = SchemaDecoder.expressionIndexName(table: Table(recordName: adopted.recordName, sqlName: table.name), expression: keyList)
@@ -425,7 +445,9 @@ package enum DatabaseAdopter {
             }
             guard keys.count == index.keys.count, !keys.isEmpty else {
                 adopted.comments.append(index.sql)
-                warnings.append("index \(index.name) indexes a column the schema cannot express; it is kept as a comment")
+                warnings.append(
+                    "index \(index.name) indexes a column the schema cannot express; it is kept as a comment"
+                        + AdoptedSchema.refusal("drop it, or create it again on columns or an expression the schema declares"))
                 continue
             }
             let defaultName = ([table.name] + sqlNames).joined(separator: "_")
@@ -486,9 +508,15 @@ package enum DatabaseAdopter {
 }
 
 extension AdoptedSchema {
-    mutating func skip(_ what: String, sql: String) {
-        warnings.append("\(what); it is kept as a comment")
+    mutating func skip(_ what: String, sql: String, fix: String) {
+        warnings.append("\(what); it is kept as a comment" + Self.refusal(fix))
         skipped.append(sql)
+    }
+
+    /// What a warning about something kept as a comment adds: the first migration does not
+    /// create it, so a baseline refuses the database while it has it, and what to do.
+    static func refusal(_ fix: String) -> String {
+        ", which 0001 does not create, so `migrate --baseline` refuses the database while it has it: \(fix), then introspect again"
     }
 }
 

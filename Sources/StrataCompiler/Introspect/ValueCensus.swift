@@ -14,8 +14,12 @@ struct ColumnCensus: Hashable, Sendable {
     var unreadable: [String] = []
     /// How many values the tentative type cannot read.
     var unreadableCount = 0
-    /// The smallest and largest number of a date column (nil when it holds none).
+    /// The smallest and largest number of a date column, or of a column named like a date
+    /// (nil when it holds none).
     var numberRange: ClosedRange<Double>?
+    /// Up to five of those numbers (as SQL literals), when they are too small for the census to
+    /// settle what they count (``TypeChoice/unsettledDateWarning(column:declared:choice:census:)``).
+    var smallNumbers: [String] = []
 }
 
 /// Takes the census of a table: one scan for the storage classes of all its columns, then one
@@ -86,14 +90,22 @@ enum ValueCensus {
             }
             census.unreadableCount = count
             census.unreadable = bad
-            if isDate, census.integers + census.reals > 0,
-                let row = try conn.fetchOne(sql: "SELECT min(\(name)), max(\(name))" + from + " WHERE typeof(\(name)) IN ('integer', 'real')"),
-                let low = try row.get(0, as: Double?.self), let high = try row.get(1, as: Double?.self), low <= high
-            {
-                census.numberRange = low...high
-            }
+            if isDate { try takeNumbers(&census, conn: conn, name: name, from: from) }
         default:
-            break
+            if TypeChoice.isDateNamed(column.name) { try takeNumbers(&census, conn: conn, name: name, from: from) }
+        }
+    }
+
+    /// Fills `numberRange` (and `smallNumbers`, when the numbers are small) of a date column.
+    static func takeNumbers(_ census: inout ColumnCensus, conn: Connection, name: String, from: String) throws {
+        guard census.integers + census.reals > 0 else { return }
+        let numbers = " WHERE typeof(\(name)) IN ('integer', 'real')"
+        guard let row = try conn.fetchOne(sql: "SELECT min(\(name)), max(\(name))" + from + numbers),
+            let low = try row.get(0, as: Double?.self), let high = try row.get(1, as: Double?.self), low <= high
+        else { return }
+        census.numberRange = low...high
+        if TypeChoice.isSmallDateNumber(low...high) {
+            census.smallNumbers = try examples(conn, sql: "SELECT DISTINCT quote(\(name))" + from + numbers)
         }
     }
 
@@ -132,6 +144,45 @@ struct TypeChoice: Hashable, Sendable {
         if range.lowerBound >= 2_400_000 && range.upperBound <= 2_600_000 { return .julianDay }
         if range.lowerBound > 100_000_000_000 { return .unixMilliseconds }
         return nil
+    }
+
+    /// Whether a column's name says it holds dates (`created_at`, `updatedAt`, `ZCREATIONDATE`,
+    /// `birth_date`, `timestamp`): its numbers may be dates whatever its declared type.
+    static func isDateNamed(_ name: String) -> Bool {
+        let folded = name.lowercased()
+        if ["date", "datetime", "timestamp"].contains(where: { folded.hasSuffix($0) }) || folded.hasPrefix("date") { return true }
+        if folded.hasSuffix("_at") { return true }
+        // camelCase `…At`: a lower-case letter before it.
+        let scalars = Array(name.unicodeScalars)
+        return scalars.count > 2 && name.hasSuffix("At") && CharacterSet.lowercaseLetters.contains(scalars[scalars.count - 3])
+    }
+
+    /// Numbers that read as seconds since 1970 would be dates before September 2001, and as
+    /// seconds since 2001 (Core Data's reference date) dates before 2033: both readings are
+    /// plausible, so the census cannot settle which format a column of them is in.
+    static func isSmallDateNumber(_ range: ClosedRange<Double>) -> Bool {
+        range.upperBound < 1_000_000_000 && range.lowerBound > -1_000_000_000 && !(range.lowerBound >= 2_400_000 && range.upperBound <= 2_600_000)
+    }
+
+    /// The warning for a column declared DATE/TIMESTAMP, or named like a date, whose numbers are
+    /// too small to say what they count (outside a Core Data store, whose tables say it): it
+    /// shows examples, what the largest reads as in each format, and which `dateFormat:` to write.
+    /// Nil when the numbers settle the format or the column holds none.
+    static func unsettledDateWarning(column: String, declared: String, choice: TypeChoice, census: ColumnCensus?) -> String? {
+        guard let census, !census.smallNumbers.isEmpty, let range = census.numberRange, choice.warning == nil else { return nil }
+        let isDateTyped = choice.keyword == "date" && choice.dateFormat == nil
+        guard isDateTyped || (["int", "double"].contains(choice.keyword) && isDateNamed(column)) else { return nil }
+        func day(_ date: Date) -> String { String(DateFormat.string(from: date).prefix(19)) }
+        let largest = range.upperBound
+        let number = largest == largest.rounded() ? String(Int64(largest)) : "\(largest)"
+        let shown = declared.isEmpty ? "no type" : declared
+        let readings =
+            "as seconds since 1970 (`dateFormat: unixSeconds`) the largest, \(number), is \(day(Date(timeIntervalSince1970: largest))); as seconds since 2001-01-01 (`dateFormat: referenceDate`, Core Data's) it is \(day(Date(timeIntervalSinceReferenceDate: largest)))"
+        let examples = census.smallNumbers.joined(separator: ", ")
+        if isDateTyped {
+            return "declared \(shown) and holds numbers the census cannot settle (\(examples)): \(readings); typed date and read as seconds since 1970: write `dateFormat: referenceDate` if they count from 2001, `dateFormat: unixSeconds` if from 1970"
+        }
+        return "named like a date and holds numbers the census cannot settle (\(examples)): \(readings); typed \(choice.keyword): if they are dates, declare it `{ type: date, dateFormat: unixSeconds }` or `{ type: date, dateFormat: referenceDate }`, as they count"
     }
 
     /// The type for a column declared `declared` whose values are `census`.

@@ -274,11 +274,17 @@ extension QueryTyper {
             return .unknown(types.contains { $0.parameter != nil } ? "only parameters" : "only NULL")
         }
         var result = ExprType.of(firstBase, optional: optional, owner: first.owner)
+        if firstBase == .date { result.dateFormat = first.dateFormat }
         for type in known.dropFirst() {
             guard let base = type.base else { continue }
             if base == result.base {
                 if case .enumeration = base, type.owner != result.owner {
                     return .unknown("values of two enum types")
+                }
+                // Dates of two storage formats: no one reading gives both right.
+                if base == .date, (type.dateFormat ?? .iso8601) != (result.dateFormat ?? .iso8601) {
+                    return .unknown(
+                        "dates stored in two formats (dateFormat \((result.dateFormat ?? .iso8601).rawValue) and \((type.dateFormat ?? .iso8601).rawValue)); convert one in SQL and CAST the result, or select them as separate columns")
                 }
                 continue
             }

@@ -127,12 +127,18 @@ extension QueryTyper {
             }
             guard let first, let base = first.base else { return .unknown(first?.untyped ?? unknownArgument) }
             if function == "SUM" && !Self.isNumeric(base) { return .unknown("sum() of a value that is not a number") }
-            return grouped(function == "SUM" && base == .bool ? .int : base, owner: first.owner)
+            var type = grouped(function == "SUM" && base == .bool ? .int : base, owner: first.owner)
+            // min()/max() of a date column give one of its values, stored in its `dateFormat:`.
+            if base == .date { type.dateFormat = first.dateFormat }
+            return type
         case .grouped(let base):
             return grouped(base)
         case .firstArgument(let optional):
             guard let first, let base = first.base else { return .unknown(first?.untyped ?? unknownArgument) }
-            return .of(base, optional: optional || first.optional, owner: first.owner)
+            var type = ExprType.of(base, optional: optional || first.optional, owner: first.owner)
+            // A date keeps the format it is stored in (`dateFormat:`), or it reads wrong.
+            if base == .date { type.dateFormat = first.dateFormat }
+            return type
         case .coalesce:
             var type = Self.common(arguments, typer: &self)
             type.optional = !arguments.contains { !$0.optional && !$0.isNull }

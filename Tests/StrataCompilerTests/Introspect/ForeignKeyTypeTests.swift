@@ -126,4 +126,77 @@ import Testing
         #expect(result.yaml.contains(#"zcreationdate: { type: date?, column: ZCREATIONDATE, sqlType: "TIMESTAMP", dateFormat: referenceDate }"#), "\(result.yaml)")
         #expect(!result.warnings.contains { $0.contains("ZCREATIONDATE") }, "\(result.warnings)")
     }
+
+    /// Small numbers in a DATE/TIMESTAMP column, or in a column named like a date, outside a Core
+    /// Data store: seconds since 1970 before 2001, or seconds since 2001 (Core Data's reference
+    /// date) before 2033? The census cannot settle it: a warning with examples, both readings of
+    /// the largest and the `dateFormat:` to write; the type stays what it was.
+    @Test func smallNumbersInADateColumnAreAWarningWithExamples() throws {
+        let result = try introspect(
+            """
+            CREATE TABLE note (id INTEGER PRIMARY KEY, created TIMESTAMP, modified_at INTEGER, updatedAt REAL, due INTEGER, recent DATETIME);
+            INSERT INTO note VALUES (1, 754123500.5, 754123600, 754123600.25, 19700, 1709294400);
+            INSERT INTO note VALUES (2, 754200000, 754200100, NULL, 19701, 1709294401);
+            """)
+        let created = try #require(result.warnings.first { $0.hasPrefix("note.created: ") }, "\(result.warnings)")
+        #expect(created.contains("declared TIMESTAMP and holds numbers the census cannot settle (754123500.5, 754200000)"), "\(created)")
+        #expect(created.contains("the largest, 754200000, is 1993-11-25 04:00:00"), "\(created)")
+        #expect(created.contains("(`dateFormat: referenceDate`, Core Data's) it is 2024-11-25 04:00:00"), "\(created)")
+        #expect(created.contains("write `dateFormat: referenceDate` if they count from 2001, `dateFormat: unixSeconds` if from 1970"), "\(created)")
+        let modified = try #require(result.warnings.first { $0.hasPrefix("note.modified_at: ") }, "\(result.warnings)")
+        #expect(modified.contains("named like a date and holds numbers the census cannot settle (754123600, 754200100)"), "\(modified)")
+        #expect(modified.contains("typed int: if they are dates, declare it `{ type: date, dateFormat: unixSeconds }` or `{ type: date, dateFormat: referenceDate }`"), "\(modified)")
+        #expect(result.warnings.contains { $0.hasPrefix("note.updatedAt: named like a date") && $0.contains("typed double") }, "\(result.warnings)")
+        // Not named like a date, or numbers only 1970-seconds can be (after 2001-09): no guess.
+        #expect(!result.warnings.contains { $0.hasPrefix("note.due") || $0.hasPrefix("note.recent") }, "\(result.warnings)")
+        // The warning is beside the column in the YAML, and the types are what they were.
+        #expect(result.yaml.contains("      # declared TIMESTAMP and holds numbers the census cannot settle (754123500.5, 754200000)"), "\(result.yaml)")
+        #expect(result.yaml.contains(#"created: { type: date?, sqlType: "TIMESTAMP" }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"modifiedAt: { type: int?, column: modified_at }"#), "\(result.yaml)")
+        #expect(result.yaml.contains(#"recent: { type: date?, sqlType: "DATETIME" }"#), "\(result.yaml)")
+        // Writing what the warning says reads the values as the dates they are.
+        let fixed = result.yaml.replacingOccurrences(
+            of: #"created: { type: date?, sqlType: "TIMESTAMP" }"#, with: #"created: { type: date?, sqlType: "TIMESTAMP", dateFormat: referenceDate }"#)
+        let schema = try SchemaLoader.load(contents: fixed, path: "Dates.schema.yml")
+        #expect(schema.table(named: "note")?.column(named: "created")?.dateFormat == .referenceDate)
+    }
+}
+
+/// What introspect keeps as a comment is not in what the first migration creates: each such
+/// warning says a baseline refuses the database while it has it, and what to do; and the
+/// baseline's check does refuse, naming it.
+@Suite struct KeptAsACommentTests {
+    @Test(arguments: [
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY, a INT, b INT GENERATED ALWAYS AS (a * 2));",
+         "table t: generated column b", "make it an ordinary column", "column t.b is in the database"),
+        ("CREATE TABLE p (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b)); CREATE TABLE c (id INTEGER PRIMARY KEY, a INT, b INT, FOREIGN KEY (a, b) REFERENCES p (a, b));",
+         "table c: foreign key (a, b) → p(a, b) has more than one column", "replace it with a single-column key", "table c: foreign key (a, b) → p(a, b)"),
+        ("CREATE TABLE p (id INTEGER PRIMARY KEY, code TEXT); CREATE TABLE c (id INTEGER PRIMARY KEY, code TEXT REFERENCES p (code));",
+         "refers to a column that is neither a primary key nor unique", "make the referenced column unique", "table c: foreign key (code) → p(code)"),
+        ("PRAGMA foreign_keys = OFF; CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (id INTEGER PRIMARY KEY, pid TEXT REFERENCES p (id)); INSERT INTO p VALUES (1); INSERT INTO c VALUES (1, 'x');",
+         "joins a text column to a int one", "make the values of both columns one type", "table c: foreign key (pid) → p(id)"),
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY); CREATE TABLE log (msg TEXT);",
+         "table log has no primary key", "rebuild the table with one", "table log is in the database"),
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY); CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);",
+         "virtual table box;", "keep it in another database file, or drop it", "table box is in the database"),
+        ("CREATE TABLE k (a INT, b INT, PRIMARY KEY (a, b));",
+         "k.a: a primary key column that allows NULL; the schema declares it NOT NULL", "rebuild the table with NOT NULL on it", "column k.a has nullable"),
+    ])
+    func theWarningSaysTheBaselineRefusesAndWhatToDo(_ sql: String, _ what: String, _ fix: String, _ refusal: String) throws {
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in try conn.execute(sql: sql) }
+        try db.read { conn in
+            let result = try DatabaseAdopter.introspect(conn, databaseName: "Kept", sourceName: "kept.sqlite")
+            let warning = try #require(result.warnings.first { $0.contains(what) }, "\(result.warnings)")
+            #expect(warning.contains("`migrate --baseline` refuses the database"), "\(warning)")
+            #expect(warning.contains(fix) && warning.hasSuffix("then introspect again"), "\(warning)")
+            // The first migration `strata migration new` writes, and what the baseline's check says.
+            let schema = try SchemaLoader.load(contents: result.yaml, path: "Kept.schema.yml")
+            let plan = try MigrationPlanner.plan(schema: schema, migrations: [])
+            let first = Migration(
+                version: 1, name: "initial", sql: MigrationRenderer.render(plan, version: 1, name: "initial", schemaFile: "Kept.schema.yml"))
+            let differences = try MigrationBaseline.differences(conn, first: first)
+            #expect(differences.contains { $0.contains(refusal) }, "\(differences)")
+        }
+    }
 }

@@ -32,7 +32,10 @@ import Testing
                 format: "compose seed=%llu steps=%d failures=0 seconds=%.1f %@", Self.seed, Self.steps, seconds,
                 run.tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
         // The run must have crossed the features it is about, not just tried to.
-        for kind in ["applied", "applied-tags", "applied-pages", "cascade", "purged", "searched", "observed", "constraint", "cancelled", "vacuumed", "migrated", "refused-version"] {
+        for kind in [
+            "applied", "applied-tags", "applied-pages", "cascade", "purged", "searched", "observed", "constraint", "cancelled", "vacuumed",
+            "migrated", "refused-version", "marker-name-taken", "marker-found-ignoring-case", "marker-due",
+        ] {
             #expect(run.tally[kind, default: 0] > 0, "no step did \(kind)")
         }
     }
@@ -66,6 +69,7 @@ final class CompositionRun: @unchecked Sendable {
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
     static let tables = [
         ("Folder", "id"), ("Note", "id"), ("Tag", "noteId, name"), ("Page", "slug"), ("Pin", "id"), ("Ref", "id"), ("Memo", "id"),
+        ("Marker", "id"),
     ]
     static let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Compose.schema.yml")
 
@@ -157,6 +161,7 @@ final class CompositionRun: @unchecked Sendable {
         case 69...72: try purge()
         case 73...74: try await cancelledWrite()
         case 76...80: try memoWrite()
+        case 81...86: try markerWrite()
         case 75:
             // VACUUM may renumber the rowids of a table without an INTEGER PRIMARY KEY (Page),
             // which its full-text index refers to.
@@ -283,6 +288,43 @@ final class CompositionRun: @unchecked Sendable {
         }
     }
 
+    /// Marker through its DAO: names from a few words in any case (NOCASE and unique, so a name
+    /// another marker has in another case is taken), dates in two formats around the clock.
+    func markerWrite() throws {
+        let id = int(1...6)
+        let word = ["red", "blue", "green"].randomElement(using: &random)!
+        let name = [word, word.capitalized, word.uppercased()].randomElement(using: &random)!
+        switch int(1...4) {
+        case 1, 2:
+            let marker = Marker(
+                id: id, name: name, folderId: chance(50) ? int(0...4) : nil, seenAt: now.addingTimeInterval(Double(int(-5_000...5_000)) / 8),
+                dueAt: chance(70) ? now.addingTimeInterval(Double(int(-100_000...100_000)) / 1_000) : nil, rank: int(0...9))
+            try markerWrite("upsert marker \(id) '\(name)'", id: id, name: name, updateOnly: false) { try MarkerDAO($0).upsert(marker) }
+        case 3:
+            try markerWrite("rename marker \(id) '\(name)'", id: id, name: name, updateOnly: true) {
+                _ = try MarkerDAO($0).updateAll(set: "name = ?", where: "id = ?", [name, id])
+            }
+        default: try sourceWrite("delete marker \(id)") { _ = try MarkerDAO($0).deleteAll(where: "id = ?", [id]) }
+        }
+    }
+
+    /// A write of `name` to marker `id` (an insert or update, or only an update) that SQLite must
+    /// refuse when another marker has the name in any case.
+    func markerWrite(_ operation: String, id: Int, name: String, updateOnly: Bool, _ body: (Connection) throws -> Void) throws {
+        let taken = try source.read { conn in
+            let others = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM Marker WHERE lower(name) = lower(?) AND id <> ?", arguments: [name, id]) ?? 0
+            let exists = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM Marker WHERE id = ?", arguments: [id]) ?? 0
+            return updateOnly && exists == 0 ? 0 : others
+        }
+        let constraintsBefore = tally["constraint", default: 0]
+        try sourceWrite(operation, body)
+        let refused = tally["constraint", default: 0] > constraintsBefore
+        if taken > 0 {
+            guard refused else { throw CompositionFailure(description: "\(operation): '\(name)' is taken in another case, yet the write passed") }
+            count("marker-name-taken")
+        }
+    }
+
     /// Memo through raw SQL (its columns change in the middle of the run).
     func memoWrite() throws {
         let id = int(1...8)
@@ -310,6 +352,7 @@ final class CompositionRun: @unchecked Sendable {
         let yaml = try String(contentsOf: Self.schemaFile, encoding: .utf8)
             .replacingOccurrences(of: "      label: text\n      size: int\n", with: "      caption: { type: text, renamedFrom: label }\n      size: double\n")
             .replacingOccurrences(of: "search: { columns: [label] }", with: "search: { columns: [caption] }")
+            .replacingOccurrences(of: "      rank: int\n", with: "      rank: double\n")
         let schema = try SchemaLoader.load(contents: yaml, path: "Compose.schema.yml")
         let plan = try MigrationPlanner.plan(schema: schema, migrations: Compose.migrations, options: .init())
         guard !plan.isEmpty else { throw CompositionFailure(description: "the planner planned nothing for the rename and retype") }
@@ -318,7 +361,7 @@ final class CompositionRun: @unchecked Sendable {
             version: version, name: "rename_and_retype",
             sql: MigrationRenderer.render(plan, version: version, name: "rename_and_retype", schemaFile: "Compose.schema.yml"))
         let migrator = Migrator(migrations: Compose.migrations + [migration])
-        history.append("migrate to \(version): Memo.label → caption, Memo.size → double")
+        history.append("migrate to \(version): Memo.label → caption, Memo.size → double, Marker.rank → double")
         let inFlight = try source.recordChanges { conn in
             try conn.execute(sql: "INSERT OR REPLACE INTO Memo(id, label, size) VALUES (99, 'in flight', 1)")
         }
@@ -426,6 +469,47 @@ final class CompositionRun: @unchecked Sendable {
         }
     }
 
+    /// Marker's oracle: names unique ignoring case (the NOCASE column kept by every rebuild),
+    /// found by the typed query in any case; dates stored in their formats (REAL reference-date
+    /// seconds, INTEGER Unix milliseconds) and read back as those instants; `dueBefore` agrees
+    /// with a scan of the stored milliseconds.
+    func checkMarkers(_ conn: Connection, _ name: String, now: Date) throws {
+        let ddl = try conn.fetchValue(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'Marker'") ?? ""
+        guard ddl.contains(#""name" TEXT NOT NULL UNIQUE COLLATE NOCASE"#) else {
+            throw CompositionFailure(description: "\(name): Marker lost its NOCASE unique name: \(ddl)")
+        }
+        let rows = try conn.fetch(sql: "SELECT id, name, seenAt, typeof(seenAt), dueAt, typeof(dueAt) FROM Marker ORDER BY id")
+        let markers = try MarkerDAO(conn).fetchAll(orderBy: "id")
+        guard markers.count == rows.count else { throw CompositionFailure(description: "\(name): \(markers.count) markers, \(rows.count) rows") }
+        guard Set(try rows.map { try $0.get(1, as: String.self).lowercased() }).count == rows.count else {
+            throw CompositionFailure(description: "\(name): two markers have one name ignoring case")
+        }
+        for (row, marker) in zip(rows, markers) {
+            let seen: Double = try row.get(2)
+            guard try row.get(3, as: String.self) == "real", abs(seen - marker.seenAt.timeIntervalSinceReferenceDate) < 1e-6 else {
+                throw CompositionFailure(description: "\(name): marker \(marker.id) seenAt is stored \(row[2]) (\(row[3])), reads \(marker.seenAt)")
+            }
+            let due: Int64? = try row.get(4)
+            let expected = marker.dueAt.map { Int64(($0.timeIntervalSince1970 * 1_000).rounded()) }
+            let dueType: String = try row.get(5)
+            guard due == expected, due == nil || dueType == "integer" else {
+                throw CompositionFailure(description: "\(name): marker \(marker.id) dueAt is stored \(row[4]) (\(row[5])), reads \(String(describing: marker.dueAt))")
+            }
+        }
+        if let marker = markers.randomElement(using: &random) {
+            let found = try MarkerDAO(conn).named(name: marker.name.uppercased())
+            guard found?.id == marker.id else {
+                throw CompositionFailure(description: "\(name): named('\(marker.name.uppercased())') found \(String(describing: found?.id)), not \(marker.id)")
+            }
+            count("marker-found-ignoring-case")
+        }
+        let millis = Int64((now.timeIntervalSince1970 * 1_000).rounded(.down))
+        let scanned = try conn.fetch(sql: "SELECT id FROM Marker WHERE dueAt < ? ORDER BY id", arguments: [millis]).map { try $0.get(0, as: Int.self) }
+        let due = try MarkerDAO(conn).dueBefore(before: now).map(\.id)
+        guard due == scanned else { throw CompositionFailure(description: "\(name): dueBefore(now) = \(due), a scan \(scanned)") }
+        if !due.isEmpty { count("marker-due") }
+    }
+
     func check() async throws {
         let now = self.now
         let word = Self.words.randomElement(using: &random)!
@@ -504,6 +588,7 @@ final class CompositionRun: @unchecked Sendable {
                 let view = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM liveNotes")
                 let viewScan = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM Note WHERE expiresAt IS NULL")
                 guard view == viewScan else { throw CompositionFailure(description: "\(name): the view liveNotes disagrees") }
+                try self.checkMarkers(conn, name, now: now)
             }
         }
         let (a, b) = (try snapshot(source), try snapshot(replica))

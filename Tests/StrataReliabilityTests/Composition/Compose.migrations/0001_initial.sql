@@ -6,6 +6,7 @@
 --   create table Pin
 --   create table Ref
 --   create table Memo
+--   create table Marker
 --   create index Note_expiresAt (on Note (expiresAt))
 --   create index Tag_expiresAt (on Tag (expiresAt))
 --   create index Page_expiresAt (on Page (expiresAt))
@@ -64,6 +65,16 @@ CREATE TABLE "Memo" (
   "id" INTEGER PRIMARY KEY NOT NULL,
   "label" TEXT NOT NULL,
   "size" INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE "Marker" (
+  "id" INTEGER PRIMARY KEY NOT NULL,
+  "name" TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  "folderId" INTEGER,
+  "seenAt" REAL NOT NULL,
+  "dueAt" INTEGER,
+  "rank" INTEGER NOT NULL,
+  FOREIGN KEY ("folderId") REFERENCES "Folder" ("id") ON DELETE CASCADE
 ) STRICT;
 
 CREATE INDEX "Note_expiresAt" ON "Note" ("expiresAt");
