@@ -86,8 +86,8 @@ import Testing
               unioned:
                 sql: SELECT seen AS s FROM Card UNION SELECT max(seen) FROM Card
             """
-        let schema = try SchemaLoader.load(contents: yaml, path: "D.schema.yml")
-        let swift = Generator.render(schema, migrations: [], schemaPath: "D.schema.yml")
+        let compiled = try Compiler.compile(contents: yaml, path: "D.schema.yml")
+        let swift = Generator.render(compiled, migrations: [], schemaPath: "D.schema.yml")
         #expect(swift.contains(#"statement.date(at: 0, storage: .unixSeconds, table: "", column: "latest")"#), "max() of a unixSeconds date")
         #expect(swift.contains(#"statement.date(at: 1, storage: .referenceDate, table: "", column: "firstSeen")"#))
         #expect(swift.contains(#"statement.date(at: 2, table: "", column: "lastMade")"#))
