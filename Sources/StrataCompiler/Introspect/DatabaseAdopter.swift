@@ -495,12 +495,7 @@ extension AdoptedSchema {
 extension ColumnType {
     /// The SQL type the DDL renders for a type keyword.
     static func sqlType(ofKeyword keyword: String) -> String {
-        switch keyword {
-        case "int", "bool": "INTEGER"
-        case "double": "REAL"
-        case "blob": "BLOB"
-        default: "TEXT"
-        }
+        SchemaDecoder.simpleType(keyword)?.sqlType ?? "TEXT"
     }
 }
 

@@ -20,32 +20,17 @@
 package enum PostgresRenderer {
     /// The PostgreSQL type of a schema type.
     package static func sqlType(_ type: ColumnType) -> String {
-        switch type {
-        case .int: "BIGINT"
-        case .double: "DOUBLE PRECISION"
-        case .bool: "BOOLEAN"
-        case .text, .enumeration: "TEXT"
-        case .blob: "BYTEA"
-        case .date: "TIMESTAMPTZ"
-        case .uuid: "UUID"
-        case .json: "JSONB"
-        }
+        type.codec().postgresType
     }
 
     /// The SQL expression a default renders to on PostgreSQL (without `DEFAULT`): literals by
     /// the column's type, `now` as `CURRENT_TIMESTAMP`.
     package static func defaultSQL(_ value: DefaultValue, type: ColumnType) -> String {
-        switch value {
-        case .integer(let number):
-            switch type {
-            case .bool: number == 0 ? "FALSE" : "TRUE"
-            case .double: "\(Double(number))"
-            default: String(number)
-            }
+        if let typed = type.codec().postgresDefault(value) { return typed }
+        return switch value {
+        case .integer(let number): String(number)
         case .real(let number): number.isFinite ? "\(number)" : "NULL"
-        case .text(let text):
-            // Strata's date text is UTC: say so, or PostgreSQL reads it in the session's zone.
-            type == .date ? SQLRenderer.quoteLiteral(text + "+00") : SQLRenderer.quoteLiteral(text)
+        case .text(let text): SQLRenderer.quoteLiteral(text)
         case .bool(let flag): flag ? "TRUE" : "FALSE"
         case .now: "CURRENT_TIMESTAMP"
         case .sql(let expression): "(\(expression))"
@@ -93,9 +78,7 @@ package enum PostgresRenderer {
         if let value = column.defaultValue {
             parts.append("DEFAULT " + quotingNames(defaultSQL(value, type: column.type), names: isExpression(value) ? columnNames(table) : []))
         }
-        if case .enumeration(_, let values) = column.type {
-            parts.append("CHECK (\(name) IN (\(values.map(SQLRenderer.quoteLiteral).joined(separator: ", "))))")
-        }
+        if let check = column.codec.postgresCheck(name) { parts.append(check) }
         if let check = column.check { parts.append("CHECK (\(quotingNames(check, names: columnNames(table))))") }
         return parts.joined(separator: " ")
     }

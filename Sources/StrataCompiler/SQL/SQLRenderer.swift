@@ -35,15 +35,7 @@ package enum SQLRenderer {
     /// The SQL expression `value` renders to as the default of `column`: for a date column with
     /// `dateFormat:`, `now` and a date literal in that format (`(unixepoch())`, `1700000000`).
     package static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
-        guard let storage = column.dateFormat else { return defaultSQL(value) }
-        switch value {
-        case .now: return storage.nowSQL
-        case .text(let text):
-            guard let date = DateFormat.date(from: text) else { return defaultSQL(value) }
-            let number = storage.number(for: date)
-            return storage.isInteger ? String(Int64(number)) : "\(number)"
-        default: return defaultSQL(value)
-        }
+        column.codec.sqliteDefault(value) ?? defaultSQL(value)
     }
 
     /// The column definition inside `CREATE TABLE`.
@@ -62,15 +54,7 @@ package enum SQLRenderer {
             parts.append("DEFAULT " + defaultSQL(value, for: column))
         }
         if checks {
-            let name = quoteIdentifier(column.sqlName)
-            switch column.type {
-            case .enumeration(_, let values):
-                parts.append("CHECK (\(name) IN (\(values.map(quoteLiteral).joined(separator: ", "))))")
-            case .bool where column.sqlType == nil:
-                parts.append("CHECK (\(name) IN (0, 1))")
-            default:
-                break
-            }
+            if let check = column.codec.sqliteCheck(quoteIdentifier(column.sqlName), sqlType: column.sqlType) { parts.append(check) }
             if let check = column.check { parts.append("CHECK (\(check))") }
         }
         return parts.joined(separator: " ")

@@ -204,7 +204,7 @@ extension SwiftRenderer {
 
     /// `return record`, with its dates at the millisecond they are stored with.
     func returnStored(_ table: Table, _ out: inout SwiftWriter) {
-        guard table.columns.contains(where: { $0.type == .date }) else {
+        guard table.columns.contains(where: { $0.codec.rounding != nil }) else {
             out.line("return record")
             return
         }
@@ -215,9 +215,9 @@ extension SwiftRenderer {
 
     /// `stored.<date> = DateFormat.rounded(...)` for each date column.
     func roundDates(_ table: Table, _ out: inout SwiftWriter) {
-        for column in table.columns where column.type == .date {
+        for column in table.columns {
+            guard let rounding = column.codec.rounding else { continue }
             let member = "stored.\(column.swiftName)"
-            let rounding = column.dateFormat.map { "DateStorage.\($0.rawValue).rounded" } ?? "DateFormat.rounded"
             out.line(column.isOptional ? "\(member) = \(member).map(\(rounding))" : "\(member) = \(rounding)(\(member))")
         }
     }
@@ -247,27 +247,9 @@ extension SwiftRenderer {
     /// validated in both cases.
     func readExpression(_ column: Column, at index: Int, table: Table) -> String {
         let names = "table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName))"
-        let call: String
-        var throwing = true
+        var (call, throwing) = column.codec.sqliteRead(at: index, names: names, in: table)
         if !table.isStrict(in: schema), let converted = convertedRead(column, at: index, table: table) {
-            call = converted
-        } else {
-            switch column.type {
-            case .int: (call, throwing) = ("statement.int(at: \(index))", false)
-            case .double: (call, throwing) = ("statement.double(at: \(index))", false)
-            case .bool: (call, throwing) = ("statement.bool(at: \(index))", false)
-            case .text: (call, throwing) = ("statement.string(at: \(index))", false)
-            case .blob: (call, throwing) = ("statement.data(at: \(index))", false)
-            case .date:
-                if let storage = column.dateFormat {
-                    call = "statement.date(at: \(index), storage: .\(storage.rawValue), \(names))"
-                } else {
-                    call = "statement.date(at: \(index), \(names))"
-                }
-            case .uuid: call = "statement.uuid(at: \(index), \(names))"
-            case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            case .json: call = "statement.json(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            }
+            (call, throwing) = (converted, true)
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
         return throwing ? "try " + expression : expression
@@ -291,19 +273,7 @@ extension SwiftRenderer {
 
     /// One line binding `value` of a schema type at parameter `index`.
     func bindStatement(type: ColumnType, isOptional: Bool, value: String, index: Int, dateFormat: DateStorage? = nil) -> String {
-        switch type {
-        case .date where dateFormat != nil:
-            return "try statement.bind(\(value), storage: .\(dateFormat?.rawValue ?? ""), at: \(index))"
-        case .enumeration:
-            return "try statement.bind(\(value)\(isOptional ? "?" : "").rawValue, at: \(index))"
-        case .json:
-            if isOptional {
-                return "if let value = \(value) { try statement.bind(json: value, at: \(index)) } else { try statement.bindNull(at: \(index)) }"
-            }
-            return "try statement.bind(json: \(value), at: \(index))"
-        default:
-            return "try statement.bind(\(value), at: \(index))"
-        }
+        type.codec(dateFormat: dateFormat).sqliteBind(value, isOptional: isOptional, at: index)
     }
 
     /// A named query's method.

@@ -278,18 +278,7 @@ extension SwiftRenderer {
 
     /// The expression that decodes `column` from cell `index`.
     func postgresReadExpression(_ column: Column, at index: Int, table: Table) -> String {
-        let cell = "cells[\(index)]"
-        let optional = column.isOptional ? "?" : ""
-        switch column.type {
-        case .enumeration:
-            let call = "\(postgresCells).enumeration(\(column.swiftBaseType(in: table)).self, \(cell))"
-            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
-        case .json(let swiftType):
-            let call = "\(postgresCells).json(\(swiftType).self, \(cell))"
-            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
-        default:
-            return "try \(cell).decode(\(column.swiftBaseType(in: table))\(optional).self)"
-        }
+        column.codec.postgresRead("cells[\(index)]", isOptional: column.isOptional, in: table, helpers: postgresCells)
     }
 
     /// A named query's method; the statement's properties are the query's parameters.
@@ -402,19 +391,7 @@ extension SwiftRenderer {
 
     /// One line appending `value` of a schema type to `bindings`.
     func postgresBindLine(_ type: ColumnType, isOptional: Bool, value: String) -> String {
-        switch type {
-        case .enumeration:
-            return "bindings.append(\(value)\(isOptional ? "?" : "").rawValue)"
-        case .json:
-            if isOptional {
-                return "try bindings.append(\(value).map { try \(postgresCells).jsonText($0) })"
-            }
-            return "bindings.append(try \(postgresCells).jsonText(\(value)))"
-        case .blob:
-            return "try bindings.append(\(value))"
-        default:
-            return "bindings.append(\(value))"
-        }
+        type.codec().postgresBind(value, isOptional: isOptional, helpers: postgresCells)
     }
 }
 
@@ -439,8 +416,7 @@ package struct PostgresDAOPlan {
 
     /// `$n`, or `$n::jsonb` for a JSON value (bound as text).
     static func placeholder(_ number: Int, for type: ColumnType) -> String {
-        if case .json = type { return "$\(number)::jsonb" }
-        return "$\(number)"
+        type.codec().postgresPlaceholder(number)
     }
 
     func insert(_ columns: [Column]) -> String {
