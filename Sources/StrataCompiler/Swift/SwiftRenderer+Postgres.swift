@@ -111,7 +111,7 @@ extension SwiftRenderer {
     func renderPostgresDAO(_ table: Table, _ out: inout SwiftWriter) {
         let record = SwiftNames.identifier(table.recordName)
         let dao = SwiftNames.identifier(table.recordName + "PostgresDAO")
-        let plan = PostgresDAOPlan(table: table, schema: schema)
+        let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
         var statements: [PostgresStatement] = []
         func recordBindings(_ columns: [Column]) -> [(type: ColumnType, isOptional: Bool, value: String)] {
             columns.map { ($0.type, $0.isOptional, "record.\($0.swiftName)") }
@@ -282,7 +282,7 @@ extension SwiftRenderer {
     }
 
     /// A named query's method; the statement's properties are the query's parameters.
-    func renderPostgresQuery(_ query: Query, typeName: String, table: Table, plan: PostgresDAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
+    func renderPostgresQuery(_ query: Query, typeName: String, table: Table, plan: DAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
         let record = SwiftNames.identifier(table.recordName)
         let names = SwiftNames.parameterNames(query.parameters.map(\.name))
         let signature = zip(query.parameters, names).map { parameter, names in
@@ -323,7 +323,7 @@ extension SwiftRenderer {
         let column = navigation.boundColumn
         let valueType = column.swiftBaseType(in: table) + (column.isOptional ? "?" : "")
         let statement = PostgresStatement(
-            typeName: typeName, sql: PostgresDAOPlan.numbered(navigation.sql), properties: [("value", valueType)],
+            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)],
             bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
         let method = SwiftNames.identifier(navigation.methodName)
         if navigation.isToParent {
@@ -392,95 +392,5 @@ extension SwiftRenderer {
     /// One line appending `value` of a schema type to `bindings`.
     func postgresBindLine(_ type: ColumnType, isOptional: Bool, value: String) -> String {
         type.codec().postgresBind(value, isOptional: isOptional, helpers: postgresCells)
-    }
-}
-
-/// The PostgreSQL SQL of one table's DAO: ``DAOPlan``'s statements with `$1, $2, …`
-/// placeholders (`$n::jsonb` for JSON values), `RETURNING` the stored row on writes.
-package struct PostgresDAOPlan {
-    let base: DAOPlan
-    let table: Table
-
-    /// Plans the PostgreSQL DAO of `table` in `schema`.
-    package init(table: Table, schema: Schema) {
-        self.base = DAOPlan(table: table, schema: schema)
-        self.table = table
-    }
-
-    var tableName: String { base.tableName }
-    var keyColumns: [Column] { base.keyColumns }
-    var nonKeyColumns: [Column] { base.nonKeyColumns }
-    var navigations: [DAOPlan.Navigation] { base.navigations }
-
-    var columnList: String { table.columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ") }
-
-    /// `$n`, or `$n::jsonb` for a JSON value (bound as text).
-    static func placeholder(_ number: Int, for type: ColumnType) -> String {
-        type.codec().postgresPlaceholder(number)
-    }
-
-    func insert(_ columns: [Column]) -> String {
-        if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
-        let names = columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
-        let values = columns.enumerated().map { Self.placeholder($0.offset + 1, for: $0.element.type) }.joined(separator: ", ")
-        return "INSERT INTO \(tableName) (\(names)) VALUES (\(values))"
-    }
-
-    func keyCondition(from first: Int) -> String {
-        keyColumns.enumerated().map { "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = $\(first + $0.offset)" }.joined(separator: " AND ")
-    }
-
-    /// `SELECT <columns> FROM <table>`.
-    package var selectSQL: String { base.selectSQL }
-    /// Inserts every column, returning the stored row.
-    package var insertSQL: String { insert(table.columns) + " RETURNING " + columnList }
-    /// Inserts every column but the identity key, returning the stored row.
-    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + " RETURNING " + columnList }
-    /// Inserts, or updates every non-key column of the row with the same key; returns the row.
-    package var upsertSQL: String {
-        let conflict = keyColumns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
-        let insert = insert(table.columns)
-        if nonKeyColumns.isEmpty {
-            // DO NOTHING returns no row for an existing key: a no-op update returns it.
-            let key = SQLRenderer.quoteIdentifier(keyColumns[0].sqlName)
-            return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET \(key) = excluded.\(key) RETURNING " + columnList
-        }
-        let assignments = nonKeyColumns.map { "\(SQLRenderer.quoteIdentifier($0.sqlName)) = excluded.\(SQLRenderer.quoteIdentifier($0.sqlName))" }
-        return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ") + " RETURNING " + columnList
-    }
-    /// Updates the non-key columns of the row with a key.
-    package var updateSQL: String {
-        let assignments = nonKeyColumns.enumerated().map {
-            "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = \(Self.placeholder($0.offset + 1, for: $0.element.type))"
-        }
-        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(keyCondition(from: nonKeyColumns.count + 1))"
-    }
-    /// Deletes the row with a key.
-    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
-    /// Selects the row with a key.
-    package var findSQL: String { selectSQL + " WHERE \(keyCondition(from: 1))" }
-
-    /// A named query's SQL: the SQLite text with `:name` parameters numbered `$1, $2, …` in
-    /// `query.parameters` order (JSON ones cast to `jsonb`).
-    package func querySQL(_ query: Query) -> String {
-        var quoted = query
-        quoted.whereClause = query.whereClause.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
-        quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
-        let sql = SQLRenderer.selectSQL(quoted, on: table)
-        let numbers = Dictionary(query.parameters.enumerated().map { ($0.element.name, ($0.offset + 1, $0.element.type)) }, uniquingKeysWith: { a, _ in a })
-        var result = ""
-        var position = sql.startIndex
-        for token in SQLTokenizer.expressionTokens(of: sql) {
-            guard case .parameter(let name) = token.kind, let (number, type) = numbers[name] else { continue }
-            result += sql[position..<token.range.lowerBound]
-            result += Self.placeholder(number, for: type)
-            position = token.range.upperBound
-        }
-        return result + sql[position...]
-    }
-
-    /// A navigation's SQL (one `?`) with `$1`.
-    static func numbered(_ sql: String) -> String {
-        sql.hasSuffix(" = ?") ? String(sql.dropLast()) + "$1" : sql
     }
 }

@@ -179,7 +179,7 @@ import Testing
                       search: { where: "name = :name OR name LIKE :name || '%' OR meta = :meta", orderBy: "name", limit: ":max" }
                 """, path: "Shop.schema.yml")
         let table = try #require(schema.table(named: "Item"))
-        let sql = PostgresDAOPlan(table: table, schema: schema).querySQL(try #require(table.queries.first))
+        let sql = DAOPlan(table: table, schema: schema, dialect: PostgresDialect()).querySQL(try #require(table.queries.first))
         #expect(sql == #"SELECT "id", "name", "meta" FROM "Item" WHERE "name" = $1 OR "name" LIKE $1 || '%' OR "meta" = $2::jsonb ORDER BY "name" LIMIT $3"#)
     }
 
