@@ -109,14 +109,15 @@ extension SwiftRenderer {
     }
 
     func renderPostgresDAO(_ table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+        let api = DAOSignatures(table: table, isAsync: true)
+        let record = api.record
         let dao = SwiftNames.identifier(table.recordName + "PostgresDAO")
         let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
         var statements: [PostgresStatement] = []
         func recordBindings(_ columns: [Column]) -> [(type: ColumnType, isOptional: Bool, value: String)] {
             columns.map { ($0.type, $0.isOptional, "record.\($0.swiftName)") }
         }
-        let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
+        let keyNames = api.keyNames
         let keyProperties = zip(plan.keyColumns, keyNames).map { (name: $1.reference, type: $0.swiftBaseType(in: table)) }
         let keyBindings = zip(plan.keyColumns, keyNames).map { (type: $0.type, isOptional: false, value: $1.reference) }
 
@@ -130,7 +131,7 @@ extension SwiftRenderer {
             out.line("/// A DAO on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
             out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
             out.line()
-            renderPostgresDecode(table, &out)
+            renderPostgresDecode(api, &out)
 
             // Insert.
             out.line()
@@ -157,9 +158,7 @@ extension SwiftRenderer {
                 out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Insert(record: record)))")
             }
             out.line()
-            out.line("/// Inserts `records` in order and returns them as stored.")
-            out.line("@discardableResult")
-            out.block("public func insert(_ records: some Sequence<\(record)>) async throws -> [\(record)]") { out in
+            api.insertSequence(&out) { out in
                 out.line("var result: [\(record)] = []")
                 out.line("for record in records { result.append(try await insert(record)) }")
                 out.line("return result")
@@ -196,37 +195,24 @@ extension SwiftRenderer {
                     PostgresStatement(
                         typeName: "Update", sql: plan.updateSQL, properties: [("record", record)],
                         bindings: recordBindings(plan.nonKeyColumns + plan.keyColumns), rows: .none))
-                out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
-                out.line("@discardableResult")
-                out.block("public func update(_ record: \(record)) async throws -> Bool") { out in
+                api.update(&out) { out in
                     out.line("try await conn.execute(Update(record: record)) > 0")
                 }
             }
 
             // Delete and find by key.
-            let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
-                "\(names.declaration): \(column.swiftBaseType(in: table))"
-            }.joined(separator: ", ")
-            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
             let keyValues = zip(keyNames, keyProperties).map { "\(SwiftNames.argumentLabel($1.name)): \($0.reference)" }.joined(separator: ", ")
             out.line()
             statements.append(PostgresStatement(typeName: "Delete", sql: plan.deleteSQL, properties: keyProperties, bindings: keyBindings, rows: .none))
-            out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(_ record: \(record)) async throws -> Bool") { out in
-                out.line("try await delete(\(keyArguments))")
-            }
-            out.line()
-            out.line("/// Deletes the row with this key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(\(keyParameters)) async throws -> Bool") { out in
+            api.deletes(&out) { out in
+                out.line("try await delete(\(api.keyArguments))")
+            } key: { out in
                 out.line("try await conn.execute(Delete(\(keyValues))) > 0")
             }
             out.line()
             statements.append(
                 PostgresStatement(typeName: "Find", sql: plan.findSQL, properties: keyProperties, bindings: keyBindings, rows: .records(table)))
-            out.line("/// The record with this key, or nil.")
-            out.block("public func find(\(keyParameters)) async throws -> \(record)?") { out in
+            api.find("The record with this key, or nil.", &out) { out in
                 out.line("try await conn.fetchOne(Find(\(keyValues)))")
             }
             out.line()
@@ -242,14 +228,14 @@ extension SwiftRenderer {
             for query in table.queries {
                 out.line()
                 let typeName = uniqueType("Query" + SwiftNames.upperFirst(query.name))
-                statements.append(renderPostgresQuery(query, typeName: typeName, table: table, plan: plan, &out))
+                statements.append(renderPostgresQuery(query, typeName: typeName, api: api, plan: plan, &out))
             }
 
             // Navigation.
             for navigation in plan.navigations {
                 out.line()
                 let typeName = uniqueType("Navigation" + SwiftNames.upperFirst(navigation.methodName))
-                statements.append(renderPostgresNavigation(navigation, typeName: typeName, table: table, &out))
+                statements.append(renderPostgresNavigation(navigation, typeName: typeName, api: api, &out))
             }
 
             out.line()
@@ -262,17 +248,11 @@ extension SwiftRenderer {
     }
 
     /// `public static func decode(_ row: PostgresRow) throws -> Record`.
-    func renderPostgresDecode(_ table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+    func renderPostgresDecode(_ api: DAOSignatures, _ out: inout SwiftWriter) {
         out.line("/// Reads a record from a row of the table's columns in declaration order, by position.")
-        out.block("public static func decode(_ row: PostgresRow) throws -> \(record)") { out in
+        out.block("public static func decode(_ row: PostgresRow) throws -> \(api.record)") { out in
             out.line("let cells = row.makeRandomAccess()")
-            out.line("return \(record)(")
-            for (index, column) in table.columns.enumerated() {
-                let separator = index == table.columns.count - 1 ? "" : ","
-                out.line("    \(SwiftNames.argumentLabel(column.name)): \(postgresReadExpression(column, at: index, table: table))\(separator)")
-            }
-            out.line(")")
+            api.initializer(&out) { column, index in postgresReadExpression(column, at: index, table: api.table) }
         }
     }
 
@@ -282,62 +262,44 @@ extension SwiftRenderer {
     }
 
     /// A named query's method; the statement's properties are the query's parameters.
-    func renderPostgresQuery(_ query: Query, typeName: String, table: Table, plan: DAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
-        let record = SwiftNames.identifier(table.recordName)
-        let names = SwiftNames.parameterNames(query.parameters.map(\.name))
-        let signature = zip(query.parameters, names).map { parameter, names in
-            "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
-        }.joined(separator: ", ")
-        let properties = zip(query.parameters, names).map { parameter, names in
-            (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
-        }
-        let bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
-        let arguments = properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
-        let returnType: String
-        let call: String
+    func renderPostgresQuery(_ query: Query, typeName: String, api: DAOSignatures, plan: DAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
+        let table = api.table
         let rows: PostgresStatement.Rows
         switch query.returns {
-        case .many: (returnType, call, rows) = ("[\(record)]", "conn.fetchAll", .records(table))
-        case .one: (returnType, call, rows) = ("\(record)?", "conn.fetchOne", .records(table))
-        case .count: (returnType, call, rows) = ("Int", "conn.fetchOne", .count)
-        case .exists: (returnType, call, rows) = ("Bool", "conn.fetchOne", .exists)
+        case .many, .one: rows = .records(table)
+        case .count: rows = .count
+        case .exists: rows = .exists
         }
         var summary = query.doc.map { $0 + "\n\n" } ?? ""
         summary += "Named query `\(query.name)` on PostgreSQL (see `\(table.recordName)DAO.\(query.name)`)."
-        out.doc(summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))")
-        out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) async throws -> \(returnType)") { out in
-            let statement = "\(typeName)(\(arguments))"
+        var statement = PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: [], bindings: [], rows: rows)
+        api.query(query, doc: summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))", &out) { out, names in
+            statement.properties = zip(query.parameters, names).map { parameter, names in
+                (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
+            }
+            statement.bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
+            let arguments = statement.properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
+            let call = "\(typeName)(\(arguments))"
             switch query.returns {
-            case .many, .one: out.line("try await \(call)(\(statement))")
-            case .count: out.line("try await \(call)(\(statement)) ?? 0")
-            case .exists: out.line("try await \(call)(\(statement)) ?? false")
-            }
-        }
-        return PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: properties, bindings: bindings, rows: rows)
-    }
-
-    /// A navigation method along a foreign key.
-    func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, table: Table, _ out: inout SwiftWriter) -> PostgresStatement {
-        let record = SwiftNames.identifier(table.recordName)
-        let target = SwiftNames.identifier(navigation.target.recordName)
-        let column = navigation.boundColumn
-        let valueType = column.swiftBaseType(in: table) + (column.isOptional ? "?" : "")
-        let statement = PostgresStatement(
-            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)],
-            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
-        let method = SwiftNames.identifier(navigation.methodName)
-        if navigation.isToParent {
-            out.doc("The `\(navigation.target.recordName)` that `\(column.name)` refers to, or nil.")
-            out.block("public func \(method)(of record: \(record)) async throws -> \(target)?") { out in
-                out.line("try await conn.fetchOne(\(typeName)(value: record.\(column.swiftName)))")
-            }
-        } else {
-            out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
-            out.block("public func \(method)(of record: \(record)) async throws -> [\(target)]") { out in
-                out.line("try await conn.fetchAll(\(typeName)(value: record.\(column.swiftName)))")
+            case .many: out.line("try await conn.fetchAll(\(call))")
+            case .one: out.line("try await conn.fetchOne(\(call))")
+            case .count: out.line("try await conn.fetchOne(\(call)) ?? 0")
+            case .exists: out.line("try await conn.fetchOne(\(call)) ?? false")
             }
         }
         return statement
+    }
+
+    /// A navigation method along a foreign key.
+    func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, api: DAOSignatures, _ out: inout SwiftWriter) -> PostgresStatement {
+        let column = navigation.boundColumn
+        let valueType = column.swiftBaseType(in: api.table) + (column.isOptional ? "?" : "")
+        api.navigation(navigation, &out) { out in
+            out.line("try await conn.\(navigation.isToParent ? "fetchOne" : "fetchAll")(\(typeName)(value: record.\(column.swiftName)))")
+        }
+        return PostgresStatement(
+            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)],
+            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
     }
 
     /// `struct Insert: PostgresPreparedStatement { … }`.
