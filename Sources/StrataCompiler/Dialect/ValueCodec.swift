@@ -102,11 +102,11 @@ extension ColumnType {
     package func codec(dateFormat: DateStorage? = nil) -> any ValueCodec {
         switch self {
         case .int:
-            PlainCodec(keyword: "int", memberType: "Int", sqliteType: "INTEGER", postgresType: "BIGINT", reader: "int") {
+            PlainCodec("int", swift: "Int", sqlite: "INTEGER", postgres: "BIGINT", reader: "int") {
                 if case .integer(let number) = $0 { String(number) } else { nil }
             }
         case .double:
-            PlainCodec(keyword: "double", memberType: "Double", sqliteType: "REAL", postgresType: "DOUBLE PRECISION", reader: "double") {
+            PlainCodec("double", swift: "Double", sqlite: "REAL", postgres: "DOUBLE PRECISION", reader: "double") {
                 switch $0 {
                 case .integer(let number): String(number)
                 case .real(let number): "\(number)"
@@ -115,14 +115,23 @@ extension ColumnType {
             } postgresLiteral: {
                 if case .integer(let number) = $0 { "\(Double(number))" } else { nil }
             }
-        case .bool: BoolCodec()
+        case .bool:
+            PlainCodec("bool", swift: "Bool", sqlite: "INTEGER", postgres: "BOOLEAN", reader: "bool", checkedValues: "0, 1") {
+                switch $0 {
+                case .bool(let flag): flag ? "true" : "false"
+                case .integer(let number): number != 0 ? "true" : "false"
+                default: nil
+                }
+            } postgresLiteral: {
+                if case .integer(let number) = $0 { number == 0 ? "FALSE" : "TRUE" } else { nil }
+            }
         case .text:
-            PlainCodec(keyword: "text", memberType: "String", sqliteType: "TEXT", postgresType: "TEXT", reader: "string") {
+            PlainCodec("text", swift: "String", sqlite: "TEXT", postgres: "TEXT", reader: "string") {
                 if case .text(let text) = $0 { SwiftNames.stringLiteral(text) } else { nil }
             }
-        case .blob: BlobCodec()
+        case .blob: PlainCodec("blob", swift: "Data", sqlite: "BLOB", postgres: "BYTEA", reader: "data", bindsThrowingOnPostgres: true)
+        case .uuid: PlainCodec("uuid", swift: "UUID", sqlite: "TEXT", postgres: "UUID", reader: "uuid", validates: true, generatedKey: "UUID()")
         case .date: DateCodec(storage: dateFormat)
-        case .uuid: UUIDCodec()
         case .enumeration(let swiftType, let values): EnumCodec(name: swiftType, values: values)
         case .json(let swiftType): JSONCodec(name: swiftType)
         }
@@ -142,67 +151,50 @@ extension Column {
 
 // MARK: - The codecs
 
-/// `int`, `double`, `text`: read unchecked from a STRICT table, converted from another.
+/// `int`, `double`, `bool`, `text`, `blob`, `uuid`: a Swift type `Statement` and
+/// `PostgresBindings` take as it is. A table that is not STRICT reads it converted as SQLite
+/// would; `bool` is INTEGER 0/1 with a CHECK on SQLite; a UUID is validated when read and a
+/// table whose whole key it is makes its own.
 struct PlainCodec: ValueCodec {
-    let keyword: String
-    let memberType: String
-    let sqliteType: String
-    let postgresType: String
+    let keyword, memberType, sqliteType, postgresType: String
     /// The `Statement` read (`int` → `statement.int(at:)`).
     let reader: String
+    /// Whether the read validates the stored text (and throws naming the table and column).
+    let validates: Bool
+    /// The values a SQLite CHECK allows (`0, 1`), or nil.
+    let checkedValues: String?
+    /// Whether appending a value to `PostgresBindings` throws.
+    let bindsThrowingOnPostgres: Bool
+    let generatedKey: String?
     /// The initializer literal of a default, or nil when the type has none for it.
     let literal: @Sendable (DefaultValue) -> String?
     /// A default as PostgreSQL writes it for this type, or nil for the common rendering.
-    var postgresLiteral: @Sendable (DefaultValue) -> String? = { _ in nil }
+    let postgresLiteral: @Sendable (DefaultValue) -> String?
+
+    init(
+        _ keyword: String, swift memberType: String, sqlite sqliteType: String, postgres postgresType: String, reader: String,
+        validates: Bool = false, checkedValues: String? = nil, bindsThrowingOnPostgres: Bool = false, generatedKey: String? = nil,
+        literal: @escaping @Sendable (DefaultValue) -> String? = { _ in nil },
+        postgresLiteral: @escaping @Sendable (DefaultValue) -> String? = { _ in nil }
+    ) {
+        (self.keyword, self.memberType, self.sqliteType, self.postgresType, self.reader) = (keyword, memberType, sqliteType, postgresType, reader)
+        (self.validates, self.checkedValues, self.bindsThrowingOnPostgres) = (validates, checkedValues, bindsThrowingOnPostgres)
+        (self.generatedKey, self.literal, self.postgresLiteral) = (generatedKey, literal, postgresLiteral)
+    }
 
     func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {
-        ("statement.\(reader)(at: \(index))", false)
+        validates ? ("statement.\(reader)(at: \(index), \(names))", true) : ("statement.\(reader)(at: \(index))", false)
     }
-    var convertedReader: String? { "converted" + memberType }
+    var convertedReader: String? { validates ? nil : "converted" + memberType }
+    func sqliteCheck(_ name: String, sqlType: String?) -> String? {
+        guard let checkedValues, sqlType == nil else { return nil }
+        return "CHECK (\(name) IN (\(checkedValues)))"
+    }
+    func postgresBind(_ value: String, isOptional: Bool, helpers: String) -> String {
+        (bindsThrowingOnPostgres ? "try " : "") + "bindings.append(\(value))"
+    }
     func postgresDefault(_ value: DefaultValue) -> String? { postgresLiteral(value) }
     func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault { literal(value).map(SwiftDefault.literal) ?? .unmatched }
-}
-
-/// `bool`: INTEGER 0/1 with a CHECK on SQLite, BOOLEAN on PostgreSQL.
-struct BoolCodec: ValueCodec {
-    var keyword: String { "bool" }
-    var memberType: String { "Bool" }
-    var sqliteType: String { "INTEGER" }
-    var postgresType: String { "BOOLEAN" }
-
-    func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {
-        ("statement.bool(at: \(index))", false)
-    }
-    var convertedReader: String? { "convertedBool" }
-    func sqliteCheck(_ name: String, sqlType: String?) -> String? {
-        sqlType == nil ? "CHECK (\(name) IN (0, 1))" : nil
-    }
-    func postgresDefault(_ value: DefaultValue) -> String? {
-        guard case .integer(let number) = value else { return nil }
-        return number == 0 ? "FALSE" : "TRUE"
-    }
-    func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault {
-        switch value {
-        case .bool(let flag): .literal(flag ? "true" : "false")
-        case .integer(let number): .literal(number != 0 ? "true" : "false")
-        default: .unmatched
-        }
-    }
-}
-
-/// `blob`: `Data`, BYTEA on PostgreSQL (whose binding throws).
-struct BlobCodec: ValueCodec {
-    var keyword: String { "blob" }
-    var memberType: String { "Data" }
-    var sqliteType: String { "BLOB" }
-    var postgresType: String { "BYTEA" }
-
-    func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {
-        ("statement.data(at: \(index))", false)
-    }
-    var convertedReader: String? { "convertedData" }
-    func postgresBind(_ value: String, isOptional: Bool, helpers: String) -> String { "try bindings.append(\(value))" }
-    func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault { .unmatched }
 }
 
 /// `date`: TEXT in UTC, or the number of a `dateFormat:`; TIMESTAMPTZ on PostgreSQL.
@@ -250,20 +242,6 @@ struct DateCodec: ValueCodec {
         default: return .unmatched
         }
     }
-}
-
-/// `uuid`: TEXT in canonical upper-case form, UUID on PostgreSQL; a whole key makes its own.
-struct UUIDCodec: ValueCodec {
-    var keyword: String { "uuid" }
-    var memberType: String { "UUID" }
-    var sqliteType: String { "TEXT" }
-    var postgresType: String { "UUID" }
-
-    func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {
-        ("statement.uuid(at: \(index), \(names))", true)
-    }
-    func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault { .unmatched }
-    var generatedKey: String? { "UUID()" }
 }
 
 /// `enum`: a `String`-backed enum nested in the record, TEXT with a CHECK of its values.

@@ -41,6 +41,23 @@ struct DAOSignatures {
         out.block("public func \(signature) \(effects) -> \(result)", body)
     }
 
+    /// `insert(_ record:)` with `attributes`; when `assigner` (the database) assigns the key of
+    /// a record whose key is 0, `assigningKey` inserts such a record and returns.
+    func insert(
+        assigner: String, attributes: String, _ out: inout SwiftWriter, assigningKey: (inout SwiftWriter, Column) -> Void,
+        body: (inout SwiftWriter) -> Void
+    ) {
+        let auto = table.autoincrementColumn
+        out.line("/// Inserts `record` and returns it as stored" + (auto.map { ": when its `\($0.name)` is 0, \(assigner) assigns one." } ?? "."))
+        out.line(attributes)
+        out.block("public func insert(_ record: \(record)) \(effects) -> \(record)") { out in
+            if let auto {
+                out.block("if record.\(auto.swiftName) == 0") { out in assigningKey(&out, auto) }
+            }
+            body(&out)
+        }
+    }
+
     /// `insert(_ records:)`.
     func insertSequence(_ out: inout SwiftWriter, body: (inout SwiftWriter) -> Void) {
         method(

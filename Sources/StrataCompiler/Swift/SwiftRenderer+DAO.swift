@@ -48,26 +48,17 @@ extension SwiftRenderer {
             // inserts, 1.013× when called; docs/Benchmarks.md).
             out.line()
             sqlConstants.append(("insertSQL", plan.insertSQL, false))
-            if let auto = table.autoincrementColumn {
-                sqlConstants.append(("insertAssigningKeySQL", plan.insertAssigningKeySQL, false))
-                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, SQLite assigns one.")
-            } else {
-                out.line("/// Inserts `record` and returns it as stored.")
-            }
-            out.line("@discardableResult @inline(__always)")
-            out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.closure("try self.conn.withCachedStatement(Self.insertAssigningKeySQL)", parameter: "statement") { out in
-                            bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
-                            out.line("try statement.run()")
-                        }
-                        out.line("var stored = record")
-                        out.line("stored.\(auto.swiftName) = self.conn.lastInsertedRowID")
-                        roundDates(table, &out)
-                        out.line("return stored")
-                    }
+            if table.autoincrementColumn != nil { sqlConstants.append(("insertAssigningKeySQL", plan.insertAssigningKeySQL, false)) }
+            api.insert(assigner: "SQLite", attributes: "@discardableResult @inline(__always)", &out) { out, auto in
+                out.closure("try self.conn.withCachedStatement(Self.insertAssigningKeySQL)", parameter: "statement") { out in
+                    bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                    out.line("try statement.run()")
                 }
+                out.line("var stored = record")
+                out.line("stored.\(auto.swiftName) = self.conn.lastInsertedRowID")
+                roundDates(table, &out)
+                out.line("return stored")
+            } body: { out in
                 runWrite("insertSQL", &out) { out in out.line("try Self.bindColumns(of: record, to: statement)") }
                 returnStored(table, &out)
             }

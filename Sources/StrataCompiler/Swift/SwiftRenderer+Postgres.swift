@@ -144,17 +144,10 @@ extension SwiftRenderer {
                     PostgresStatement(
                         typeName: "InsertAssigningKey", sql: plan.insertAssigningKeySQL, properties: [("record", record)],
                         bindings: recordBindings(table.columns.filter { $0 != auto }), rows: .records(table)))
-                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, PostgreSQL assigns one.")
-            } else {
-                out.line("/// Inserts `record` and returns it as stored.")
             }
-            out.line("@discardableResult")
-            out.block("public func insert(_ record: \(record)) async throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
-                    }
-                }
+            api.insert(assigner: "PostgreSQL", attributes: "@discardableResult", &out) { out, _ in
+                out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
+            } body: { out in
                 out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Insert(record: record)))")
             }
             out.line()
