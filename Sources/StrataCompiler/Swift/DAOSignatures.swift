@@ -8,6 +8,8 @@ struct DAOSignatures {
     let record: String
     /// `throws`, or `async throws` for the PostgreSQL DAO.
     let effects: String
+    /// `try`, or `try await` for the PostgreSQL DAO.
+    let tryKeyword: String
     /// The key columns, in key order.
     let keyColumns: [Column]
     /// The key's parameters: the name declared and the name the body uses.
@@ -17,6 +19,7 @@ struct DAOSignatures {
         self.table = table
         self.record = SwiftNames.identifier(table.recordName)
         self.effects = isAsync ? "async throws" : "throws"
+        self.tryKeyword = isAsync ? "try await" : "try"
         self.keyColumns = table.primaryKeyColumns
         self.keyNames = SwiftNames.parameterNames(keyColumns.map(\.name))
     }
@@ -29,6 +32,24 @@ struct DAOSignatures {
     /// `id: record.id, …`: the key of `record` as arguments.
     var keyArguments: String {
         keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
+    }
+
+    /// The DAO: `doc`, `public struct <name>: <conformance>` with its `conn` (a `connection`)
+    /// and `init` (to use inside `scopes`), then what `members` writes.
+    func dao(
+        _ name: String, conformance: String, connection: String, scopes: String, doc: String, _ out: inout SwiftWriter,
+        members: (inout SwiftWriter) -> Void
+    ) {
+        out.doc(doc)
+        out.block("public struct \(name): \(conformance)") { out in
+            out.line("/// The connection the DAO runs on.")
+            out.line("public let conn: \(connection)")
+            out.line()
+            out.line("/// A DAO on `conn`; cheap to create, use it inside \(scopes).")
+            out.block("public init(_ conn: \(connection))") { out in out.line("self.conn = conn") }
+            out.line()
+            members(&out)
+        }
     }
 
     /// `public func <signature> <effects> -> <result>` with its doc lines (and `@discardableResult`).
@@ -53,6 +74,16 @@ struct DAOSignatures {
         out.block("public func insert(_ record: \(record)) \(effects) -> \(record)") { out in
             if let auto {
                 out.block("if record.\(auto.swiftName) == 0") { out in assigningKey(&out, auto) }
+            }
+            body(&out)
+        }
+    }
+
+    /// `upsert(_ record:)`: a record whose assigned key is 0 is inserted.
+    func upsert(doc: [String], _ out: inout SwiftWriter, body: (inout SwiftWriter) -> Void) {
+        method("upsert(_ record: \(record))", returns: record, doc: doc, discardable: true, &out) { out in
+            if let auto = table.autoincrementColumn {
+                out.line("if record.\(auto.swiftName) == 0 { return \(tryKeyword) insert(record) }")
             }
             body(&out)
         }

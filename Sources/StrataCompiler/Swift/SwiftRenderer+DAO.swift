@@ -26,14 +26,8 @@ extension SwiftRenderer {
             return candidate
         }
 
-        out.doc("Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))")
-        out.block("public struct \(dao): RecordDAO") { out in
-            out.line("/// The connection the DAO runs on.")
-            out.line("public let conn: Connection")
-            out.line()
-            out.line("/// A DAO on `conn`; cheap to create, use it inside `read`/`write`.")
-            out.block("public init(_ conn: Connection)") { out in out.line("self.conn = conn") }
-            out.line()
+        let doc = "Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
+        api.dao(dao, conformance: "RecordDAO", connection: "Connection", scopes: "`read`/`write`", doc: doc, &out) { out in
             renderDecode(api, &out)
 
             // Insert. Writes (insert, upsert, update, delete) reset their statement once per use:
@@ -75,19 +69,13 @@ extension SwiftRenderer {
             // Upsert.
             out.line()
             sqlConstants.append(("upsertSQL", plan.upsertSQL, false))
-            if plan.nonKeyColumns.isEmpty {
-                out.line("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and")
-                out.line("/// returns it as stored.")
-            } else {
-                out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
-                out.line("/// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger")
-                out.line("/// runs), and returns it as stored.")
-            }
-            out.line("@discardableResult")
-            out.block("public func upsert(_ record: \(record)) throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
-                }
+            let upsertDoc = plan.nonKeyColumns.isEmpty
+                ? ["Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and", "returns it as stored."]
+                : [
+                    "Inserts `record`, or updates the other columns of the stored row with the same key",
+                    "(`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger", "runs), and returns it as stored.",
+                ]
+            api.upsert(doc: upsertDoc, &out) { out in
                 runWrite("upsertSQL", &out) { out in out.line("try Self.bindColumns(of: record, to: statement)") }
                 returnStored(table, &out)
             }

@@ -121,16 +121,9 @@ extension SwiftRenderer {
         let keyProperties = zip(plan.keyColumns, keyNames).map { (name: $1.reference, type: $0.swiftBaseType(in: table)) }
         let keyBindings = zip(plan.keyColumns, keyNames).map { (type: $0.type, isOptional: false, value: $1.reference) }
 
-        out.doc(
+        let doc =
             "Reads and writes `\(table.recordName)` records in table \(plan.tableName) on PostgreSQL: the methods of `\(table.recordName)DAO`, `async`.\n\n```swift\nlet stored = try await pg.write { conn in try await \(table.recordName)PostgresDAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
-        )
-        out.block("public struct \(dao): Sendable") { out in
-            out.line("/// The connection the DAO runs on.")
-            out.line("public let conn: PostgresDatabase.Connection")
-            out.line()
-            out.line("/// A DAO on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
-            out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
-            out.line()
+        api.dao(dao, conformance: "Sendable", connection: "PostgresDatabase.Connection", scopes: "`pg.read`/`pg.write`", doc: doc, &out) { out in
             renderPostgresDecode(api, &out)
 
             // Insert.
@@ -163,13 +156,8 @@ extension SwiftRenderer {
                 PostgresStatement(
                     typeName: "Upsert", sql: plan.upsertSQL, properties: [("record", record)], bindings: recordBindings(table.columns),
                     rows: .records(table)))
-            out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
-            out.line("/// (`ON CONFLICT DO UPDATE`), and returns it as stored.")
-            out.line("@discardableResult")
-            out.block("public func upsert(_ record: \(record)) async throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.line("if record.\(auto.swiftName) == 0 { return try await insert(record) }")
-                }
+            let upsertDoc = ["Inserts `record`, or updates the other columns of the stored row with the same key", "(`ON CONFLICT DO UPDATE`), and returns it as stored."]
+            api.upsert(doc: upsertDoc, &out) { out in
                 out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Upsert(record: record)))")
             }
             out.line()
