@@ -55,11 +55,23 @@ package protocol ValueCodec: Sendable {
     /// A default as PostgreSQL SQL when the type spells it its own way, or nil for the common rendering.
     func postgresDefault(_ value: DefaultValue) -> String?
 
+    /// A column's `default:` literal (not `{ sql: }`) read for this type.
+    func decodeDefault(_ node: YAMLNode) -> DefaultDecoding
     /// The record initializer's default for a column default `value`.
     func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault
     /// The Swift expression that makes a new key value when the type is a table's whole key
     /// (`UUID()`), or nil.
     var generatedKey: String? { get }
+}
+
+/// What a column's `default:` literal is for its type.
+package enum DefaultDecoding: Equatable, Sendable {
+    /// This default.
+    case value(DefaultValue)
+    /// Not a default of the type: it must be `expected` (what the message says), with `hint`.
+    case expected(String, hint: String?)
+    /// A scalar that is not one of the enum's `values`.
+    case notOneOf(String, values: [String])
 }
 
 /// What a record initializer says for a column default.
@@ -102,11 +114,11 @@ extension ColumnType {
     package func codec(dateFormat: DateStorage? = nil) -> any ValueCodec {
         switch self {
         case .int:
-            PlainCodec("int", swift: "Int", sqlite: "INTEGER", postgres: "BIGINT", reader: "int") {
+            PlainCodec("int", swift: "Int", sqlite: "INTEGER", postgres: "BIGINT", reader: "int", decode: { $0.int.map { .value(.integer($0)) } ?? .expected("an integer", hint: nil) }) {
                 if case .integer(let number) = $0 { String(number) } else { nil }
             }
         case .double:
-            PlainCodec("double", swift: "Double", sqlite: "REAL", postgres: "DOUBLE PRECISION", reader: "double") {
+            PlainCodec("double", swift: "Double", sqlite: "REAL", postgres: "DOUBLE PRECISION", reader: "double", decode: { $0.double.map { .value(.real($0)) } ?? .expected("a number", hint: nil) }) {
                 switch $0 {
                 case .integer(let number): String(number)
                 case .real(let number): "\(number)"
@@ -116,7 +128,10 @@ extension ColumnType {
                 if case .integer(let number) = $0 { "\(Double(number))" } else { nil }
             }
         case .bool:
-            PlainCodec("bool", swift: "Bool", sqlite: "INTEGER", postgres: "BOOLEAN", reader: "bool", checkedValues: "0, 1") {
+            PlainCodec(
+                "bool", swift: "Bool", sqlite: "INTEGER", postgres: "BOOLEAN", reader: "bool", checkedValues: "0, 1",
+                decode: { $0.bool.map { .value(.bool($0)) } ?? .expected("true or false", hint: nil) }
+            ) {
                 switch $0 {
                 case .bool(let flag): flag ? "true" : "false"
                 case .integer(let number): number != 0 ? "true" : "false"
@@ -126,15 +141,34 @@ extension ColumnType {
                 if case .integer(let number) = $0 { number == 0 ? "FALSE" : "TRUE" } else { nil }
             }
         case .text:
-            PlainCodec("text", swift: "String", sqlite: "TEXT", postgres: "TEXT", reader: "string") {
+            PlainCodec("text", swift: "String", sqlite: "TEXT", postgres: "TEXT", reader: "string", decode: Self.decodeText) {
                 if case .text(let text) = $0 { SwiftNames.stringLiteral(text) } else { nil }
             }
-        case .blob: PlainCodec("blob", swift: "Data", sqlite: "BLOB", postgres: "BYTEA", reader: "data", bindsThrowingOnPostgres: true)
-        case .uuid: PlainCodec("uuid", swift: "UUID", sqlite: "TEXT", postgres: "UUID", reader: "uuid", validates: true, generatedKey: "UUID()")
+        case .blob:
+            PlainCodec(
+                "blob", swift: "Data", sqlite: "BLOB", postgres: "BYTEA", reader: "data", bindsThrowingOnPostgres: true,
+                decode: { _ in .expected("{ sql: expression }", hint: "for example { sql: \"x''\" }") })
+        case .uuid:
+            PlainCodec("uuid", swift: "UUID", sqlite: "TEXT", postgres: "UUID", reader: "uuid", validates: true, generatedKey: "UUID()", decode: Self.decodeUUID)
         case .date: DateCodec(storage: dateFormat)
         case .enumeration(let swiftType, let values): EnumCodec(name: swiftType, values: values)
         case .json(let swiftType): JSONCodec(name: swiftType)
         }
+    }
+
+    /// A `text` default: a string (a number or boolean must be quoted).
+    static func decodeText(_ node: YAMLNode) -> DefaultDecoding {
+        if let value = node.string { return .value(.text(value)) }
+        guard let scalar = node.scalarText else { return .expected("text", hint: nil) }
+        return .expected("text", hint: "quote it: \"\(scalar)\"")
+    }
+
+    /// A `uuid` default, stored upper-case.
+    static func decodeUUID(_ node: YAMLNode) -> DefaultDecoding {
+        guard let value = node.string, SchemaDecoder.isUUID(value) else {
+            return .expected("a UUID", hint: "for example \"3F2504E0-4F89-41D3-9A0C-0305E82C3301\"")
+        }
+        return .value(.text(value.uppercased()))
     }
 
     /// The spelling in a schema file.
@@ -166,6 +200,8 @@ struct PlainCodec: ValueCodec {
     /// Whether appending a value to `PostgresBindings` throws.
     let bindsThrowingOnPostgres: Bool
     let generatedKey: String?
+    /// Reads a `default:` literal.
+    let decode: @Sendable (YAMLNode) -> DefaultDecoding
     /// The initializer literal of a default, or nil when the type has none for it.
     let literal: @Sendable (DefaultValue) -> String?
     /// A default as PostgreSQL writes it for this type, or nil for the common rendering.
@@ -174,12 +210,13 @@ struct PlainCodec: ValueCodec {
     init(
         _ keyword: String, swift memberType: String, sqlite sqliteType: String, postgres postgresType: String, reader: String,
         validates: Bool = false, checkedValues: String? = nil, bindsThrowingOnPostgres: Bool = false, generatedKey: String? = nil,
+        decode: @escaping @Sendable (YAMLNode) -> DefaultDecoding,
         literal: @escaping @Sendable (DefaultValue) -> String? = { _ in nil },
         postgresLiteral: @escaping @Sendable (DefaultValue) -> String? = { _ in nil }
     ) {
         (self.keyword, self.memberType, self.sqliteType, self.postgresType, self.reader) = (keyword, memberType, sqliteType, postgresType, reader)
         (self.validates, self.checkedValues, self.bindsThrowingOnPostgres) = (validates, checkedValues, bindsThrowingOnPostgres)
-        (self.generatedKey, self.literal, self.postgresLiteral) = (generatedKey, literal, postgresLiteral)
+        (self.generatedKey, self.decode, self.literal, self.postgresLiteral) = (generatedKey, decode, literal, postgresLiteral)
     }
 
     func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {
@@ -194,6 +231,7 @@ struct PlainCodec: ValueCodec {
         (bindsThrowingOnPostgres ? "try " : "") + "bindings.append(\(value))"
     }
     func postgresDefault(_ value: DefaultValue) -> String? { postgresLiteral(value) }
+    func decodeDefault(_ node: YAMLNode) -> DefaultDecoding { decode(node) }
     func swiftDefault(_ value: DefaultValue, isOptional: Bool) -> SwiftDefault { literal(value).map(SwiftDefault.literal) ?? .unmatched }
 }
 
@@ -228,6 +266,13 @@ struct DateCodec: ValueCodec {
         }
     }
     var rounding: String? { storage.map { "DateStorage.\($0.rawValue).rounded" } ?? "DateFormat.rounded" }
+    func decodeDefault(_ node: YAMLNode) -> DefaultDecoding {
+        if let value = node.string {
+            if value == "now" { return .value(.now) }
+            if SchemaDecoder.isDateText(value) { return .value(.text(value)) }
+        }
+        return .expected("now or a date", hint: SchemaDecoder.dateFormatHint)
+    }
     /// Strata's date text is UTC: say so, or PostgreSQL reads it in the session's zone.
     func postgresDefault(_ value: DefaultValue) -> String? {
         guard case .text(let text) = value else { return nil }
@@ -267,6 +312,10 @@ struct EnumCodec: ValueCodec {
         "try statement.bind(\(value)\(isOptional ? "?" : "").rawValue, at: \(index))"
     }
     func sqliteCheck(_ name: String, sqlType: String?) -> String? { postgresCheck(name) }
+    func decodeDefault(_ node: YAMLNode) -> DefaultDecoding {
+        guard let value = node.scalarText, node.pairs == nil, node.items == nil else { return .expected("one of its values", hint: nil) }
+        return values.contains(value) ? .value(.text(value)) : .notOneOf(value, values: values)
+    }
     func postgresRead(_ cell: String, isOptional: Bool, in table: Table, helpers: String) -> String {
         let call = "\(helpers).enumeration(\(swiftType(in: table)).self, \(cell))"
         return "try " + (isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
@@ -315,6 +364,8 @@ struct JSONCodec: ValueCodec {
         guard isOptional else { return "bindings.append(try \(helpers).jsonText(\(value)))" }
         return "try bindings.append(\(value).map { try \(helpers).jsonText($0) })"
     }
+    /// Any YAML value, as JSON text.
+    func decodeDefault(_ node: YAMLNode) -> DefaultDecoding { .value(.json(JSONText.render(node))) }
     /// JSON is bound as text and cast.
     func postgresPlaceholder(_ number: Int) -> String { "$\(number)::jsonb" }
     func postgresDefault(_ value: DefaultValue) -> String? {
