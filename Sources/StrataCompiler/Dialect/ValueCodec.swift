@@ -176,6 +176,11 @@ extension ColumnType {
 
     /// The SQLite storage type used in DDL.
     package var sqlType: String { codec().sqliteType }
+
+    /// The SQL type the DDL renders for a type keyword (`TEXT` for `enum` and `json`).
+    static func sqlType(ofKeyword keyword: String) -> String {
+        SchemaDecoder.simpleType(keyword)?.sqlType ?? "TEXT"
+    }
 }
 
 extension Column {

@@ -80,3 +80,10 @@ struct AdoptedSearch: Hashable, Sendable {
     var columns: [String]
     var tokenizer: String?
 }
+
+extension AdoptedSchema {
+    mutating func skip(_ what: String, sql: String) {
+        warnings.append("\(what); it is kept as a comment")
+        skipped.append(sql)
+    }
+}

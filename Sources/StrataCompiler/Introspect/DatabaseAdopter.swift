@@ -485,20 +485,6 @@ package enum DatabaseAdopter {
     }
 }
 
-extension AdoptedSchema {
-    mutating func skip(_ what: String, sql: String) {
-        warnings.append("\(what); it is kept as a comment")
-        skipped.append(sql)
-    }
-}
-
-extension ColumnType {
-    /// The SQL type the DDL renders for a type keyword.
-    static func sqlType(ofKeyword keyword: String) -> String {
-        SchemaDecoder.simpleType(keyword)?.sqlType ?? "TEXT"
-    }
-}
-
 extension DatabaseAdopter {
     /// The namespace for a schema written to `path`: its file stem made a type name
     /// (`chinook.schema.yml` → `Chinook`), with `Schema` appended when the generated code
