@@ -32,12 +32,6 @@ package enum SQLRenderer {
         }
     }
 
-    /// The SQL expression `value` renders to as the default of `column`: for a date column with
-    /// `dateFormat:`, `now` and a date literal in that format (`(unixepoch())`, `1700000000`).
-    package static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
-        SQLiteDialect().defaultSQL(value, codec: column.codec)
-    }
-
     /// The column definition inside `CREATE TABLE`.
     package static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
         SQLiteDialect().columnDefinition(column, in: table, checks: checks)
