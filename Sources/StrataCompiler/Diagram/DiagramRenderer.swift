@@ -59,11 +59,8 @@ package enum DiagramRenderer {
     /// `int`, `date?`, `enum Format`, `json [String]`.
     static func typeText(_ column: Column) -> String {
         let optional = column.isOptional ? "?" : ""
-        switch column.type {
-        case .enumeration(let swiftType, _): return "enum\(optional) \(swiftType)"
-        case .json(let swiftType): return "json\(optional) \(swiftType)"
-        default: return column.type.keyword + optional
-        }
+        let codec = column.codec
+        return codec.keyword + optional + (codec.declaredSwiftType.map { " " + $0 } ?? "")
     }
 
     // MARK: - Mermaid
@@ -79,11 +76,7 @@ package enum DiagramRenderer {
                 if !keys.isEmpty { line += " " + keys.joined(separator: ", ") }
                 var notes: [String] = []
                 if column.isOptional { notes.append("optional") }
-                switch column.type {
-                case .enumeration(_, let values): notes.append(values.joined(separator: " | "))
-                case .json(let swiftType): notes.append(swiftType)
-                default: break
-                }
+                if let note = column.codec.diagramNote { notes.append(note) }
                 if column.sqlName != column.name { notes.append("column \(column.sqlName)") }
                 if !notes.isEmpty { line += " \"\(mermaidComment(notes.joined(separator: "; ")))\"" }
                 lines.append(line)

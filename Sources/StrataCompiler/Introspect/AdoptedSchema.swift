@@ -80,3 +80,16 @@ struct AdoptedSearch: Hashable, Sendable {
     var columns: [String]
     var tokenizer: String?
 }
+
+extension AdoptedSchema {
+    mutating func skip(_ what: String, sql: String, fix: String) {
+        warnings.append("\(what); it is kept as a comment" + Self.refusal(fix))
+        skipped.append(sql)
+    }
+
+    /// What a warning about something kept as a comment adds: the first migration does not
+    /// create it, so a baseline refuses the database while it has it, and what to do.
+    static func refusal(_ fix: String) -> String {
+        ", which 0001 does not create, so `migrate --baseline` refuses the database while it has it: \(fix), then introspect again"
+    }
+}

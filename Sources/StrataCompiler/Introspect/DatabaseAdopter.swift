@@ -507,31 +507,6 @@ package enum DatabaseAdopter {
     }
 }
 
-extension AdoptedSchema {
-    mutating func skip(_ what: String, sql: String, fix: String) {
-        warnings.append("\(what); it is kept as a comment" + Self.refusal(fix))
-        skipped.append(sql)
-    }
-
-    /// What a warning about something kept as a comment adds: the first migration does not
-    /// create it, so a baseline refuses the database while it has it, and what to do.
-    static func refusal(_ fix: String) -> String {
-        ", which 0001 does not create, so `migrate --baseline` refuses the database while it has it: \(fix), then introspect again"
-    }
-}
-
-extension ColumnType {
-    /// The SQL type the DDL renders for a type keyword.
-    static func sqlType(ofKeyword keyword: String) -> String {
-        switch keyword {
-        case "int", "bool": "INTEGER"
-        case "double": "REAL"
-        case "blob": "BLOB"
-        default: "TEXT"
-        }
-    }
-}
-
 extension DatabaseAdopter {
     /// The namespace for a schema written to `path`: its file stem made a type name
     /// (`chinook.schema.yml` → `Chinook`), with `Schema` appended when the generated code

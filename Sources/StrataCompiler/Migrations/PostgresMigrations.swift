@@ -27,6 +27,8 @@ package enum PostgresMigrations {
     package static let todoMarker = "-- TODO(strata):"
     /// The marker of the line naming the schema a file brings PostgreSQL to.
     package static let fingerprintMarker = "-- strata-postgres-schema:"
+    /// The dialect the statements are written in.
+    static let dialect = PostgresDialect()
 
     /// `Shop.migrations/postgres` for `Shop.schema.yml`.
     package static func directory(forSchemaPath schemaPath: String) -> String {
@@ -232,8 +234,8 @@ package enum PostgresMigrations {
         for column in table.columns {
             let quoted = SQLRenderer.quoteIdentifier(column.sqlName)
             guard let oldColumn = old.column(named: column.sqlName), let newColumn = new.column(named: column.sqlName) else {
-                var definition = PostgresRenderer.columnDefinition(column, in: table)
-                if let key = PostgresRenderer.foreignKeySQL(column, in: schema, inline: true) { definition += " " + key }
+                var definition = dialect.columnDefinition(column, in: table, checks: true)
+                if let key = SQLRenderer.foreignKeySQL(column, in: schema, inline: true) { definition += " " + key }
                 alter("ADD COLUMN \(definition)")
                 outcome.changes.append("add column \(table.sqlName).\(column.sqlName)")
                 continue
@@ -241,19 +243,19 @@ package enum PostgresMigrations {
             // Type, then default, then NULL: a column that becomes NOT NULL is filled first.
             let changes = columnChanges[SQLName.key(column.sqlName)] ?? []
             if changes.contains(where: { if case .type = $0 { true } else { false } }) {
-                let type = PostgresRenderer.sqlType(column.type)
+                let type = column.codec.postgresType
                 alter("ALTER COLUMN \(quoted) TYPE \(type) USING \(quoted)::\(type)")
                 outcome.changes.append("change the type of \(table.sqlName).\(column.sqlName) to \(type)")
             }
             if changes.contains(where: { if case .collation = $0 { true } else { false } }) {
-                let type = PostgresRenderer.sqlType(column.type)
-                let collation = column.collation.flatMap(PostgresRenderer.collationSQL) ?? "\"default\""
+                let type = column.codec.postgresType
+                let collation = column.collation.flatMap(dialect.collationSQL) ?? "\"default\""
                 alter("ALTER COLUMN \(quoted) TYPE \(type) COLLATE \(collation)")
                 outcome.changes.append("change the collation of \(table.sqlName).\(column.sqlName) to \(collation)")
             }
             if changes.contains(where: { if case .defaultValue = $0 { true } else { false } }) {
                 if let value = column.defaultValue {
-                    alter("ALTER COLUMN \(quoted) SET DEFAULT \(PostgresRenderer.defaultSQL(value, type: column.type))")
+                    alter("ALTER COLUMN \(quoted) SET DEFAULT \(dialect.defaultSQL(value, codec: column.codec))")
                 } else {
                     alter("ALTER COLUMN \(quoted) DROP DEFAULT")
                 }
@@ -263,7 +265,7 @@ package enum PostgresMigrations {
                 if newColumn.isNotNull {
                     if let value = column.defaultValue {
                         outcome.statements.append(
-                            "UPDATE \(name) SET \(quoted) = \(PostgresRenderer.defaultSQL(value, type: column.type)) WHERE \(quoted) IS NULL")
+                            "UPDATE \(name) SET \(quoted) = \(dialect.defaultSQL(value, codec: column.codec)) WHERE \(quoted) IS NULL")
                     }
                     alter("ALTER COLUMN \(quoted) SET NOT NULL")
                     outcome.changes.append("\(table.sqlName).\(column.sqlName) becomes NOT NULL")

@@ -32,62 +32,26 @@ package enum SQLRenderer {
         }
     }
 
-    /// The SQL expression `value` renders to as the default of `column`: for a date column with
-    /// `dateFormat:`, `now` and a date literal in that format (`(unixepoch())`, `1700000000`).
-    package static func defaultSQL(_ value: DefaultValue, for column: Column) -> String {
-        guard let storage = column.dateFormat else { return defaultSQL(value) }
-        switch value {
-        case .now: return storage.nowSQL
-        case .text(let text):
-            guard let date = DateFormat.date(from: text) else { return defaultSQL(value) }
-            let number = storage.number(for: date)
-            return storage.isInteger ? String(Int64(number)) : "\(number)"
-        default: return defaultSQL(value)
-        }
-    }
-
     /// The column definition inside `CREATE TABLE`.
     package static func columnDefinition(_ column: Column, in table: Table, checks: Bool = true) -> String {
-        var parts = [quoteIdentifier(column.sqlName)]
-        let sqlType = column.sqlType ?? column.storageSQLType
-        if !sqlType.isEmpty { parts.append(sqlType) }
-        let singleKey = table.primaryKey.count == 1 && table.primaryKey.first == column.name
-        if singleKey {
-            parts.append(column.primaryKey == .autoincrement ? "PRIMARY KEY AUTOINCREMENT" : "PRIMARY KEY")
-        }
-        if !column.isOptional && column.primaryKey != .autoincrement { parts.append("NOT NULL") }
-        if column.isUnique && !singleKey { parts.append("UNIQUE") }
-        if let collation = column.collation { parts.append("COLLATE " + Collation.sql(collation)) }
-        if let value = column.defaultValue, checks || !Self.isExpression(value) {
-            parts.append("DEFAULT " + defaultSQL(value, for: column))
-        }
-        if checks {
-            let name = quoteIdentifier(column.sqlName)
-            switch column.type {
-            case .enumeration(_, let values):
-                parts.append("CHECK (\(name) IN (\(values.map(quoteLiteral).joined(separator: ", "))))")
-            case .bool where column.sqlType == nil:
-                parts.append("CHECK (\(name) IN (0, 1))")
-            default:
-                break
-            }
-            if let check = column.check { parts.append("CHECK (\(check))") }
-        }
-        return parts.joined(separator: " ")
+        SQLiteDialect().columnDefinition(column, in: table, checks: checks)
     }
 
-    static func isExpression(_ value: DefaultValue) -> Bool {
-        if case .sql = value { return true }
-        return false
-    }
+    /// The SQL names of `table`'s columns.
+    static func columnNames(_ table: Table) -> [String] { table.columns.map(\.sqlName) }
 
     /// `CREATE TABLE` for `table`; foreign keys name the referenced table's SQL names.
     package static func createTableSQL(_ table: Table, in schema: Schema) -> String {
         createTableSQL(table, in: schema, name: table.sqlName, checks: true)
     }
 
-    static func createTableSQL(_ table: Table, in schema: Schema, name: String, checks: Bool) -> String {
-        var lines = table.columns.map { columnDefinition($0, in: table, checks: checks) }
+    /// `CREATE TABLE "name"` for `table` in `dialect`: its columns, a key of several columns,
+    /// the UNIQUE constraints, the foreign keys, the table's CHECKs (unless `checks` is false)
+    /// and the dialect's table options.
+    static func createTableSQL(
+        _ table: Table, in schema: Schema, name: String, checks: Bool, dialect: any SQLDialect = SQLiteDialect()
+    ) -> String {
+        var lines = table.columns.map { dialect.columnDefinition($0, in: table, checks: checks) }
         if table.primaryKey.count > 1 {
             let names = table.primaryKeyColumns.map { quoteIdentifier($0.sqlName) }
             lines.append("PRIMARY KEY (\(names.joined(separator: ", ")))")
@@ -96,47 +60,41 @@ package enum SQLRenderer {
             let names = unique.map { quoteIdentifier(table.column(named: $0)?.sqlName ?? $0) }
             lines.append("UNIQUE (\(names.joined(separator: ", ")))")
         }
-        for column in table.columns {
-            guard let key = column.references else { continue }
-            let parent = schema.table(named: key.table)
-            let parentTable = parent?.sqlName ?? key.table
-            let parentColumn = parent?.column(named: key.column)?.sqlName ?? key.column
-            var line = "FOREIGN KEY (\(quoteIdentifier(column.sqlName))) REFERENCES "
-                + "\(quoteIdentifier(parentTable)) (\(quoteIdentifier(parentColumn)))"
-            if let action = key.onDelete { line += " ON DELETE \(action.sql)" }
-            if let action = key.onUpdate { line += " ON UPDATE \(action.sql)" }
-            lines.append(line)
-        }
+        lines += table.columns.compactMap { foreignKeySQL($0, in: schema, inline: false) }
         if checks {
-            lines += table.checks.map { "CHECK (\($0))" }
+            lines += table.checks.map { "CHECK (\(dialect.fragment($0, names: columnNames(table))))" }
         }
-        var sql = "CREATE TABLE \(quoteIdentifier(name)) (\n"
-        sql += lines.map { "  " + $0 }.joined(separator: ",\n")
-        sql += "\n)"
-        var options: [String] = []
-        if table.isStrict(in: schema) { options.append("STRICT") }
-        if table.isWithoutRowid { options.append("WITHOUT ROWID") }
-        if !options.isEmpty { sql += " " + options.joined(separator: ", ") }
+        let sql = "CREATE TABLE \(quoteIdentifier(name)) (\n" + lines.map { "  " + $0 }.joined(separator: ",\n") + "\n)"
+        return sql + dialect.tableOptions(table, in: schema)
+    }
+
+    /// `FOREIGN KEY ("a") REFERENCES "t" ("id") ON DELETE …` for a column with `references:`,
+    /// or only its `REFERENCES …` part when `inline` (an added column's).
+    static func foreignKeySQL(_ column: Column, in schema: Schema, inline: Bool) -> String? {
+        guard let key = column.references else { return nil }
+        let parent = schema.table(named: key.table)
+        let parentTable = parent?.sqlName ?? key.table
+        let parentColumn = parent?.column(named: key.column)?.sqlName ?? key.column
+        var sql = inline ? "" : "FOREIGN KEY (\(quoteIdentifier(column.sqlName))) "
+        sql += "REFERENCES \(quoteIdentifier(parentTable)) (\(quoteIdentifier(parentColumn)))"
+        if let action = key.onDelete { sql += " ON DELETE \(action.sql)" }
+        if let action = key.onUpdate { sql += " ON UPDATE \(action.sql)" }
         return sql
     }
 
     /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]` for an index of `table`.
-    package static func createIndexSQL(_ index: Index, on table: Table) -> String {
-        createIndexSQL(index, on: table, collationSQL: Collation.sql)
-    }
-
-    static func createIndexSQL(_ index: Index, on table: Table, collationSQL: (String) -> String) -> String {
+    package static func createIndexSQL(_ index: Index, on table: Table, dialect: any SQLDialect = SQLiteDialect()) -> String {
         var columns = index.columns.enumerated().map { position, name in
             let options = index.keyOptions(at: position)
             var key = quoteIdentifier(table.column(named: name)?.sqlName ?? name)
-            if let collation = options.collation { key += " COLLATE " + collationSQL(collation) }
+            if let collation = options.collation { key += " COLLATE " + (dialect.collationSQL(collation) ?? collation) }
             if options.isDescending { key += " DESC" }
             return key
         }
-        if let expression = index.expression { columns = [expression] }
+        if let expression = index.expression { columns = [dialect.indexExpression(expression, in: table)] }
         var sql = "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(index.name)) "
             + "ON \(quoteIdentifier(table.sqlName)) (\(columns.joined(separator: ", ")))"
-        if let condition = index.whereClause { sql += " WHERE \(condition)" }
+        if let condition = index.whereClause { sql += " WHERE \(dialect.fragment(condition, names: columnNames(table)))" }
         return sql
     }
 
@@ -190,11 +148,20 @@ package enum SQLRenderer {
     ///
     /// `notExpired` is a condition every row must also meet (an expiring table's, see
     /// ``Expiry``): it follows the query's own condition, so its parameters come after those.
-    package static func selectSQL(_ query: Query, on table: Table, notExpired: String? = nil) -> String {
+    ///
+    /// In another `dialect`, the fragments read as that database reads them and the parameters
+    /// are its placeholders (`parameters` numbers them).
+    package static func selectSQL(
+        _ query: Query, on table: Table, notExpired: String? = nil, dialect: any SQLDialect = SQLiteDialect(),
+        parameters: [String: ParameterSlot] = [:]
+    ) -> String {
+        func fragment(_ text: String) -> String {
+            endingLineComment(dialect.fragment(text, names: columnNames(table), parameters: parameters))
+        }
         let from = " FROM \(quoteIdentifier(table.sqlName))"
-        var condition = query.whereClause.map { " WHERE " + endingLineComment($0) } ?? ""
+        var condition = query.whereClause.map { " WHERE " + fragment($0) } ?? ""
         if let notExpired {
-            condition = query.whereClause.map { " WHERE (" + endingLineComment($0) + ") AND " + notExpired } ?? " WHERE " + notExpired
+            condition = query.whereClause.map { " WHERE (" + fragment($0) + ") AND " + notExpired } ?? " WHERE " + notExpired
         }
         switch query.returns {
         case .count:
@@ -203,10 +170,10 @@ package enum SQLRenderer {
             return "SELECT EXISTS (SELECT 1" + from + condition + ")"
         case .many, .one:
             var sql = "SELECT " + table.columns.map { quoteIdentifier($0.sqlName) }.joined(separator: ", ") + from + condition
-            if let orderBy = query.orderBy { sql += " ORDER BY " + endingLineComment(orderBy) }
+            if let orderBy = query.orderBy { sql += " ORDER BY " + fragment(orderBy) }
             switch query.limit {
             case .fixed(let count)?: sql += " LIMIT \(count)"
-            case .parameter(let name)?: sql += " LIMIT :\(name)"
+            case .parameter(let name)?: sql += " LIMIT " + dialect.parameter(name, parameters)
             case nil: if query.returns == .one { sql += " LIMIT 1" }
             }
             return sql

@@ -223,7 +223,7 @@ package struct Column: Hashable, Sendable {
 
     /// The SQLite type the column's values take: the date format's for a date column with
     /// `dateFormat:`, else the type's own.
-    package var storageSQLType: String { dateFormat?.sqlType ?? type.sqlType }
+    package var storageSQLType: String { codec.sqliteType }
 
     /// Creates a column.
     package init(
@@ -267,31 +267,6 @@ package enum ColumnType: Hashable, Sendable {
     case enumeration(swiftType: String, values: [String])
     /// `json`: any `Codable & Sendable` Swift type, TEXT holding JSON.
     case json(swiftType: String)
-
-    /// The spelling in a schema file.
-    package var keyword: String {
-        switch self {
-        case .int: "int"
-        case .double: "double"
-        case .bool: "bool"
-        case .text: "text"
-        case .blob: "blob"
-        case .date: "date"
-        case .uuid: "uuid"
-        case .enumeration: "enum"
-        case .json: "json"
-        }
-    }
-
-    /// The SQLite storage type used in DDL.
-    package var sqlType: String {
-        switch self {
-        case .int, .bool: "INTEGER"
-        case .double: "REAL"
-        case .blob: "BLOB"
-        case .text, .date, .uuid, .enumeration, .json: "TEXT"
-        }
-    }
 
     /// The keywords of the built-in types, for diagnostics.
     package static let keywords = ["int", "double", "bool", "text", "blob", "date", "uuid", "enum", "json"]

@@ -3,55 +3,23 @@ extension SchemaDecoder {
     static let dateFormatHint = "dates are text 'YYYY-MM-DD HH:MM:SS.SSS' in UTC, or now"
 
     mutating func decodeDefault(_ node: YAMLNode, type: ColumnType, keyword: String, context: String) -> DefaultValue? {
-        if let pairs = node.pairs, pairs.count == 1, pairs[0].key.scalarText == "sql", keyword != "json" {
+        if let pairs = node.pairs, pairs.count == 1, pairs[0].key.scalarText == "sql" {
             return string(pairs[0].value, "'sql'").map { .sql($0) }
         }
         if node.isNull {
             error(node.location, "the default of \(context) is null", hint: "remove 'default'; optional columns default to NULL")
             return nil
         }
-        func wrong(_ expected: String, hint: String? = nil) -> DefaultValue? {
+        switch type.codec().decodeDefault(node) {
+        case .value(let value):
+            return value
+        case .expected(let expected, let hint):
             error(node.location, "the default of \(context) must be \(expected), found \(node.kindDescription)", hint: hint)
             return nil
-        }
-        switch type {
-        case .int:
-            if let value = node.int { return .integer(value) }
-            return wrong("an integer")
-        case .double:
-            if let value = node.double { return .real(value) }
-            return wrong("a number")
-        case .bool:
-            if let value = node.bool { return .bool(value) }
-            return wrong("true or false")
-        case .text:
-            if let value = node.string { return .text(value) }
-            if node.scalarText != nil { return wrong("text", hint: "quote it: \"\(node.scalarText ?? "")\"") }
-            return wrong("text")
-        case .blob:
-            return wrong("{ sql: expression }", hint: "for example { sql: \"x''\" }")
-        case .date:
-            if let value = node.string {
-                if value == "now" { return .now }
-                if Self.isDateText(value) { return .text(value) }
-            }
-            return wrong("now or a date", hint: Self.dateFormatHint)
-        case .uuid:
-            if let value = node.string, Self.isUUID(value) { return .text(value.uppercased()) }
-            return wrong("a UUID", hint: "for example \"3F2504E0-4F89-41D3-9A0C-0305E82C3301\"")
-        case .enumeration(_, let values):
-            if let value = node.scalarText, node.pairs == nil, node.items == nil {
-                if values.contains(value) { return .text(value) }
-                error(node.location, "the default '\(value)' of \(context) is not one of its values",
-                      hint: Suggestion.hint(for: value, in: values) ?? "one of: \(values.joined(separator: ", "))")
-                return nil
-            }
-            return wrong("one of its values")
-        case .json:
-            if let pairs = node.pairs, pairs.count == 1, pairs[0].key.scalarText == "sql" {
-                return string(pairs[0].value, "'sql'").map { .sql($0) }
-            }
-            return .json(JSONText.render(node))
+        case .notOneOf(let value, let values):
+            error(node.location, "the default '\(value)' of \(context) is not one of its values",
+                  hint: Suggestion.hint(for: value, in: values) ?? "one of: \(values.joined(separator: ", "))")
+            return nil
         }
     }
 

@@ -12,21 +12,6 @@
 // - `withoutRowid:`, `strict:` and `sqlType:` describe SQLite storage: PostgreSQL tables have no
 //   rowid and are always typed, and PostgreSQL columns get the type of the schema type.
 extension SchemaDecoder {
-    /// The spellings SQLite accepts that PostgreSQL rejects or reads differently, with what to
-    /// write instead.
-    static let sqliteOnlyWords: [String: String] = [
-        "strftime": "use `now` as the default, or a literal", "datetime": "use `now` as the default, or a literal",
-        "julianday": "compare dates directly", "unixepoch": "compare dates directly", "date": "compare dates directly",
-        "time": "compare dates directly", "ifnull": "coalesce(a, b) works in both",
-        "iif": "CASE WHEN … THEN … ELSE … END works in both", "instr": "use LIKE, which works in both",
-        "printf": "use ||, which works in both", "glob": "use LIKE, which works in both",
-        "typeof": "the column's declared type is checked by both databases", "randomblob": "generate the value in Swift",
-        "zeroblob": "generate the value in Swift", "hex": "generate the value in Swift",
-        "last_insert_rowid": "the DAO returns the stored record", "total": "use sum, which works in both",
-        "group_concat": "fetch the rows and join them in Swift", "likely": "drop it", "unlikely": "drop it",
-        "likelihood": "drop it",
-    ]
-
     /// `dialects: [sqlite, postgres]`.
     mutating func dialects(_ node: YAMLNode) -> [Dialect] {
         let names = Dialect.allCases.map(\.rawValue)
@@ -177,7 +162,7 @@ extension SchemaDecoder {
                 error(location, "\(what) uses '==', which PostgreSQL does not have", hint: "write '=', which works in both")
                 return
             }
-            guard token.kind == .word, let advice = Self.sqliteOnlyWords[token.text.lowercased()] else { continue }
+            guard token.kind == .word, let advice = PostgresDialect.unsupportedWords[token.text.lowercased()] else { continue }
             let isCall = offset + 1 < tokens.count && tokens[offset + 1].text == "("
             if isCall || token.text.lowercased() == "glob" {
                 error(location, "\(what) uses \(token.text), which PostgreSQL does not have", hint: advice)

@@ -1,5 +1,8 @@
 /// The SQL and names of one table's DAO, computed once: what the Swift renderer prints and what
 /// tests and the query checker can inspect.
+///
+/// The statements are built in a ``SQLDialect``: SQLite's with `?` placeholders; PostgreSQL's
+/// with `$1, $2, …` (`$n::jsonb` for JSON values), `RETURNING` the stored row on writes.
 package struct DAOPlan {
     /// A navigation method along a foreign key.
     package struct Navigation: Hashable, Sendable {
@@ -19,11 +22,14 @@ package struct DAOPlan {
 
     let table: Table
     let schema: Schema
+    /// The database the SQL is written for.
+    let dialect: any SQLDialect
 
-    /// Plans the DAO of `table` in `schema`.
-    package init(table: Table, schema: Schema) {
+    /// Plans the DAO of `table` in `schema`, its SQL in `dialect`.
+    package init(table: Table, schema: Schema, dialect: any SQLDialect = SQLiteDialect()) {
         self.table = table
         self.schema = schema
+        self.dialect = dialect
     }
 
     static func quoted(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
@@ -39,9 +45,19 @@ package struct DAOPlan {
         table.columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
     }
 
-    func keyCondition(_ columns: [Column]) -> String {
-        columns.map { "\(Self.quoted($0.sqlName)) = ?" }.joined(separator: " AND ")
+    /// `"a" = ? AND "b" = ?` for the key, its values numbered from `first`.
+    func keyCondition(from first: Int) -> String {
+        keyColumns.enumerated().map { "\(Self.quoted($0.element.sqlName)) = \(dialect.placeholder(first + $0.offset, for: nil))" }
+            .joined(separator: " AND ")
     }
+
+    /// The placeholders of the values of `columns`, numbered from `first`.
+    func placeholders(_ columns: [Column], from first: Int) -> [String] {
+        columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
+    }
+
+    /// What follows a write that gives back the stored row (PostgreSQL's `RETURNING`).
+    var returningRow: String { dialect.returning(columnList(table)) }
 
     /// `SELECT <columns> FROM <table>`.
     package var selectSQL: String { "SELECT \(columnList(table)) FROM \(tableName)" }
@@ -52,46 +68,53 @@ package struct DAOPlan {
         // A table whose only column is its autoincrement key: `()` is not valid SQL.
         if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
         let names = columns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return "INSERT INTO \(tableName) (\(names)) VALUES (\(placeholders))"
+        return "INSERT INTO \(tableName) (\(names)) VALUES (\(placeholders(columns, from: 1).joined(separator: ", ")))"
     }
 
     /// Inserts every column.
-    package var insertSQL: String { insert(table.columns) }
+    package var insertSQL: String { insert(table.columns) + returningRow }
     /// Inserts every column but the autoincrement key.
-    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) }
+    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + returningRow }
 
     /// Inserts, or updates every non-key column of the row with the same key.
     package var upsertSQL: String {
         let conflict = keyColumns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
-        if nonKeyColumns.isEmpty { return insertSQL + " ON CONFLICT (\(conflict)) DO NOTHING" }
         let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = excluded.\(Self.quoted($0.sqlName))" }
-        return insertSQL + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ")
+        let action = assignments.isEmpty
+            ? dialect.upsertOfKeyOnly(keyColumns.first.map { Self.quoted($0.sqlName) } ?? "")
+            : "DO UPDATE SET " + assignments.joined(separator: ", ")
+        return insert(table.columns) + " ON CONFLICT (\(conflict)) " + action + returningRow
     }
 
     /// Updates the non-key columns of the row with a key.
     package var updateSQL: String {
-        let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = ?" }.joined(separator: ", ")
-        return "UPDATE \(tableName) SET \(assignments) WHERE \(keyCondition(keyColumns))"
+        let assignments = zip(nonKeyColumns, placeholders(nonKeyColumns, from: 1)).map { "\(Self.quoted($0.sqlName)) = \($1)" }
+        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(keyCondition(from: nonKeyColumns.count + 1))"
     }
 
     /// Deletes the row with a key.
-    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(keyColumns))" }
+    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
 
     /// Selects the row with a key (one that has not expired, when the table expires: the
     /// current time is parameter `keyColumns.count + 1`).
     package var findSQL: String {
-        let sql = selectSQL + " WHERE \(keyCondition(keyColumns))"
-        return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
+        let sql = selectSQL + " WHERE \(keyCondition(from: 1))"
+        guard table.expires, dialect.filtersExpiredRows else { return sql }
+        return sql + " AND " + Expiry.notExpiredCondition(now: dialect.placeholder(keyColumns.count + 1, for: nil))
     }
 
     /// The SQL of a named query: the text the front end prepared in SQLite, whose parameters it
     /// numbered in `query.parameters` order. On an expiring table the condition that leaves
     /// expired rows out follows the query's own, its current time numbered
-    /// ``queryNowIndex(_:)``.
+    /// ``queryNowIndex(_:)``. In another dialect the fragments read as it reads them and the
+    /// parameters are its placeholders, numbered in `query.parameters` order.
     package func querySQL(_ query: Query) -> String {
-        guard let index = queryNowIndex(query) else { return SQLRenderer.selectSQL(query, on: table) }
-        return SQLRenderer.selectSQL(query, on: table, notExpired: Expiry.notExpiredCondition(now: "?\(index)"))
+        let slots = query.parameters.enumerated().map {
+            ($0.element.name, ParameterSlot(number: $0.offset + 1, codec: $0.element.type.codec(dateFormat: $0.element.dateFormat)))
+        }
+        let parameters = Dictionary(slots, uniquingKeysWith: { first, _ in first })
+        let notExpired = dialect.filtersExpiredRows ? queryNowIndex(query).map { Expiry.notExpiredCondition(now: dialect.numberedPlaceholder($0)) } : nil
+        return SQLRenderer.selectSQL(query, on: table, notExpired: notExpired, dialect: dialect, parameters: parameters)
     }
 
     /// The parameter number of the current time in a named query of an expiring table (nil for
@@ -126,11 +149,12 @@ package struct DAOPlan {
     }
 
     /// The SQL of a navigation method: the rows of `table` whose `column` is the bound value.
-    static func navigationSQL(from table: Table, where column: Column) -> String {
+    static func navigationSQL(from table: Table, where column: Column, dialect: any SQLDialect = SQLiteDialect()) -> String {
         let columns = table.columns.map { quoted($0.sqlName) }.joined(separator: ", ")
-        let sql = "SELECT \(columns) FROM \(quoted(table.sqlName)) WHERE \(quoted(column.sqlName)) = ?"
+        let sql = "SELECT \(columns) FROM \(quoted(table.sqlName)) WHERE \(quoted(column.sqlName)) = \(dialect.placeholder(1, for: nil))"
         // An expiring table's rows that have expired are left out: the current time is parameter 2.
-        return table.expires ? sql + " AND " + Expiry.notExpiredCondition(now: "?") : sql
+        guard table.expires, dialect.filtersExpiredRows else { return sql }
+        return sql + " AND " + Expiry.notExpiredCondition(now: dialect.placeholder(2, for: nil))
     }
 
     /// The navigation methods: to the parent along each foreign key of this table, then to the
@@ -150,7 +174,7 @@ package struct DAOPlan {
                 break
             }
             if name == column.name { name = SwiftNames.lowerFirst(parent.recordName) }
-            let sql = Self.navigationSQL(from: parent, where: parentColumn)
+            let sql = Self.navigationSQL(from: parent, where: parentColumn, dialect: dialect)
             result.append(
                 Navigation(methodName: unique(name), target: parent, isToParent: true, boundColumn: column, foreignKeyColumn: column, sql: sql))
         }
@@ -167,7 +191,7 @@ package struct DAOPlan {
                 guard let reference = column.references, let parentColumn = table.column(named: reference.column) else { continue }
                 var name = SwiftNames.plural(SwiftNames.lowerFirst(child.recordName))
                 if references.count > 1 { name += "By" + SwiftNames.upperFirst(column.name) }
-                let sql = Self.navigationSQL(from: child, where: column)
+                let sql = Self.navigationSQL(from: child, where: column, dialect: dialect)
                 result.append(
                     Navigation(methodName: unique(name), target: child, isToParent: false, boundColumn: parentColumn, foreignKeyColumn: column, sql: sql))
             }

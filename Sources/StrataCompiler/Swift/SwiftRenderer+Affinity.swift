@@ -3,15 +3,7 @@
 extension SwiftRenderer {
     /// The converting read of `column` at `index`, or nil when the plain read already checks.
     func convertedRead(_ column: Column, at index: Int, table: Table) -> String? {
-        let method: String
-        switch column.type {
-        case .int: method = "convertedInt"
-        case .double: method = "convertedDouble"
-        case .bool: method = "convertedBool"
-        case .text: method = "convertedString"
-        case .blob: method = "convertedData"
-        case .date, .uuid, .enumeration, .json: return nil
-        }
+        guard let method = column.codec.convertedReader else { return nil }
         // The key's positions in the record's columns (the select lists them in that order).
         let key = table.primaryKey.compactMap { name in table.columns.firstIndex { $0.name == name } }.filter { $0 < 64 }.map { "1 << \($0)" }
         let keyArgument = key.isEmpty ? "" : ", key: " + key.joined(separator: " | ")

@@ -3,7 +3,8 @@ import Strata
 extension SwiftRenderer {
     /// `<Record>DAO`: the table's operations, its named queries, navigation and SQL.
     func renderDAO(_ table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+        let api = DAOSignatures(table: table, isAsync: false)
+        let record = api.record
         let dao = SwiftNames.identifier(SwiftNames.daoName(table.recordName))
         let plan = DAOPlan(table: table, schema: schema)
         var sqlConstants: [(name: String, sql: String, isPublic: Bool)] = [
@@ -25,15 +26,9 @@ extension SwiftRenderer {
             return candidate
         }
 
-        out.doc("Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))")
-        out.block("public struct \(dao): RecordDAO") { out in
-            out.line("/// The connection the DAO runs on.")
-            out.line("public let conn: Connection")
-            out.line()
-            out.line("/// A DAO on `conn`; cheap to create, use it inside `read`/`write`.")
-            out.block("public init(_ conn: Connection)") { out in out.line("self.conn = conn") }
-            out.line()
-            renderDecode(table, plan, &out)
+        let doc = "Reads and writes `\(table.recordName)` records in table \(plan.tableName).\n\n```swift\ntry db.write { conn in try \(table.recordName)DAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
+        api.dao(dao, conformance: "RecordDAO", connection: "Connection", scopes: "`read`/`write`", doc: doc, &out) { out in
+            renderDecode(api, &out)
 
             // Insert. Writes (insert, upsert, update, delete) reset their statement once per use:
             // `withCachedStatement` resets it before binding, and it runs to its end (SQLITE_DONE,
@@ -47,26 +42,17 @@ extension SwiftRenderer {
             // inserts, 1.013× when called; docs/Benchmarks.md).
             out.line()
             sqlConstants.append(("insertSQL", plan.insertSQL, false))
-            if let auto = table.autoincrementColumn {
-                sqlConstants.append(("insertAssigningKeySQL", plan.insertAssigningKeySQL, false))
-                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, SQLite assigns one.")
-            } else {
-                out.line("/// Inserts `record` and returns it as stored.")
-            }
-            out.line("@discardableResult @inline(__always)")
-            out.block("public func insert(_ record: \(record)) throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.closure("try self.conn.withCachedStatement(Self.insertAssigningKeySQL)", parameter: "statement") { out in
-                            bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
-                            out.line("try statement.run()")
-                        }
-                        out.line("var stored = record")
-                        out.line("stored.\(auto.swiftName) = self.conn.lastInsertedRowID")
-                        roundDates(table, &out)
-                        out.line("return stored")
-                    }
+            if table.autoincrementColumn != nil { sqlConstants.append(("insertAssigningKeySQL", plan.insertAssigningKeySQL, false)) }
+            api.insert(assigner: "SQLite", attributes: "@discardableResult @inline(__always)", &out) { out, auto in
+                out.closure("try self.conn.withCachedStatement(Self.insertAssigningKeySQL)", parameter: "statement") { out in
+                    bindLines(table.columns.filter { $0 != auto }, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
+                    out.line("try statement.run()")
                 }
+                out.line("var stored = record")
+                out.line("stored.\(auto.swiftName) = self.conn.lastInsertedRowID")
+                roundDates(table, &out)
+                out.line("return stored")
+            } body: { out in
                 runWrite("insertSQL", &out) { out in out.line("try Self.bindColumns(of: record, to: statement)") }
                 returnStored(table, &out)
             }
@@ -78,28 +64,18 @@ extension SwiftRenderer {
                 bindLines(table.columns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
             }
             out.line()
-            out.line("/// Inserts `records` in order and returns them as stored.")
-            out.line("@discardableResult")
-            out.block("public func insert(_ records: some Sequence<\(record)>) throws -> [\(record)]") { out in
-                out.line("try records.map { try insert($0) }")
-            }
+            api.insertSequence(&out) { out in out.line("try records.map { try insert($0) }") }
 
             // Upsert.
             out.line()
             sqlConstants.append(("upsertSQL", plan.upsertSQL, false))
-            if plan.nonKeyColumns.isEmpty {
-                out.line("/// Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and")
-                out.line("/// returns it as stored.")
-            } else {
-                out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
-                out.line("/// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger")
-                out.line("/// runs), and returns it as stored.")
-            }
-            out.line("@discardableResult")
-            out.block("public func upsert(_ record: \(record)) throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.line("if record.\(auto.swiftName) == 0 { return try insert(record) }")
-                }
+            let upsertDoc = plan.nonKeyColumns.isEmpty
+                ? ["Inserts `record` unless a row with its key is stored (`ON CONFLICT DO NOTHING`), and", "returns it as stored."]
+                : [
+                    "Inserts `record`, or updates the other columns of the stored row with the same key",
+                    "(`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger", "runs), and returns it as stored.",
+                ]
+            api.upsert(doc: upsertDoc, &out) { out in
                 runWrite("upsertSQL", &out) { out in out.line("try Self.bindColumns(of: record, to: statement)") }
                 returnStored(table, &out)
             }
@@ -110,9 +86,7 @@ extension SwiftRenderer {
             if !plan.nonKeyColumns.isEmpty {
                 out.line()
                 sqlConstants.append(("updateSQL", plan.updateSQL, false))
-                out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
-                out.line("@discardableResult")
-                out.block("public func update(_ record: \(record)) throws -> Bool") { out in
+                api.update(&out) { out in
                     runWrite("updateSQL", &out) { out in
                         bindLines(plan.nonKeyColumns + plan.keyColumns, table: table, value: { "record.\($0.swiftName)" }, first: 1, &out)
                     }
@@ -121,29 +95,18 @@ extension SwiftRenderer {
             }
 
             // Delete and find by key.
-            let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
-            let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
-                "\(names.declaration): \(column.swiftBaseType(in: table))"
-            }.joined(separator: ", ")
-            let keyValues = Dictionary(uniqueKeysWithValues: zip(plan.keyColumns.map(\.name), keyNames.map(\.reference)))
-            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
+            let keyValues = Dictionary(uniqueKeysWithValues: zip(plan.keyColumns.map(\.name), api.keyNames.map(\.reference)))
             out.line()
             sqlConstants.append(("deleteSQL", plan.deleteSQL, false))
-            out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(_ record: \(record)) throws -> Bool") { out in
+            api.deletes(&out) { out in
                 if plan.keyColumns.count == 1, let key = plan.keyColumns.first, key.isOptional {
                     // An adopted table that is not STRICT may have a key that allows NULL: such a row has no key to name.
                     out.line("guard let key = record.\(key.swiftName) else { return false }")
                     out.line("return try delete(\(SwiftNames.argumentLabel(key.name)): key)")
                 } else {
-                    out.line("try delete(\(keyArguments))")
+                    out.line("try delete(\(api.keyArguments))")
                 }
-            }
-            out.line()
-            out.line("/// Deletes the row with this key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(\(keyParameters)) throws -> Bool") { out in
+            } key: { out in
                 runWrite("deleteSQL", &out) { out in
                     bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
                 }
@@ -151,8 +114,7 @@ extension SwiftRenderer {
             }
             out.line()
             sqlConstants.append(("findSQL", plan.findSQL, false))
-            out.line(table.expires ? "/// The record with this key, or nil (also when it has expired)." : "/// The record with this key, or nil.")
-            out.block("public func find(\(keyParameters)) throws -> \(record)?") { out in
+            api.find(table.expires ? "The record with this key, or nil (also when it has expired)." : "The record with this key, or nil.", &out) { out in
                 out.line("let statement = try self.conn.cachedStatement(Self.findSQL)")
                 out.line("defer { statement.reset() }")
                 bindLines(plan.keyColumns, table: table, value: { keyValues[$0.name] ?? $0.swiftName }, first: 1, &out)
@@ -165,7 +127,7 @@ extension SwiftRenderer {
                 out.line()
                 let constant = uniqueConstant("query" + SwiftNames.upperFirst(query.name) + "SQL")
                 sqlConstants.append((constant, plan.querySQL(query), false))
-                renderQuery(query, constant: constant, table: table, nowIndex: plan.queryNowIndex(query), &out)
+                renderQuery(query, constant: constant, api: api, nowIndex: plan.queryNowIndex(query), &out)
             }
 
             // Navigation.
@@ -173,7 +135,7 @@ extension SwiftRenderer {
                 out.line()
                 let constant = uniqueConstant("navigation" + SwiftNames.upperFirst(navigation.methodName) + "SQL")
                 sqlConstants.append((constant, navigation.sql, false))
-                renderNavigation(navigation, constant: constant, table: table, &out)
+                renderNavigation(navigation, constant: constant, api: api, &out)
             }
 
             // Full-text search.
@@ -204,7 +166,7 @@ extension SwiftRenderer {
 
     /// `return record`, with its dates at the millisecond they are stored with.
     func returnStored(_ table: Table, _ out: inout SwiftWriter) {
-        guard table.columns.contains(where: { $0.type == .date }) else {
+        guard table.columns.contains(where: { $0.codec.rounding != nil }) else {
             out.line("return record")
             return
         }
@@ -215,25 +177,19 @@ extension SwiftRenderer {
 
     /// `stored.<date> = DateFormat.rounded(...)` for each date column.
     func roundDates(_ table: Table, _ out: inout SwiftWriter) {
-        for column in table.columns where column.type == .date {
+        for column in table.columns {
+            guard let rounding = column.codec.rounding else { continue }
             let member = "stored.\(column.swiftName)"
-            let rounding = column.dateFormat.map { "DateStorage.\($0.rawValue).rounded" } ?? "DateFormat.rounded"
             out.line(column.isOptional ? "\(member) = \(member).map(\(rounding))" : "\(member) = \(rounding)(\(member))")
         }
     }
 
     /// `public static func decode(_ statement: Statement) throws -> Record`.
-    func renderDecode(_ table: Table, _ plan: DAOPlan, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+    func renderDecode(_ api: DAOSignatures, _ out: inout SwiftWriter) {
         out.line("/// Reads a record from a row of `selectSQL`'s columns, by position.")
         out.line("@inlinable")
-        out.block("public static func decode(_ statement: Statement) throws -> \(record)") { out in
-            out.line("return \(record)(")
-            for (index, column) in table.columns.enumerated() {
-                let separator = index == table.columns.count - 1 ? "" : ","
-                out.line("    \(SwiftNames.argumentLabel(column.name)): \(readExpression(column, at: index, table: table))\(separator)")
-            }
-            out.line(")")
+        out.block("public static func decode(_ statement: Statement) throws -> \(api.record)") { out in
+            api.initializer(&out) { column, index in readExpression(column, at: index, table: api.table) }
         }
     }
 
@@ -247,27 +203,9 @@ extension SwiftRenderer {
     /// validated in both cases.
     func readExpression(_ column: Column, at index: Int, table: Table) -> String {
         let names = "table: \(SwiftNames.stringLiteral(table.sqlName)), column: \(SwiftNames.stringLiteral(column.sqlName))"
-        let call: String
-        var throwing = true
+        var (call, throwing) = column.codec.sqliteRead(at: index, names: names, in: table)
         if !table.isStrict(in: schema), let converted = convertedRead(column, at: index, table: table) {
-            call = converted
-        } else {
-            switch column.type {
-            case .int: (call, throwing) = ("statement.int(at: \(index))", false)
-            case .double: (call, throwing) = ("statement.double(at: \(index))", false)
-            case .bool: (call, throwing) = ("statement.bool(at: \(index))", false)
-            case .text: (call, throwing) = ("statement.string(at: \(index))", false)
-            case .blob: (call, throwing) = ("statement.data(at: \(index))", false)
-            case .date:
-                if let storage = column.dateFormat {
-                    call = "statement.date(at: \(index), storage: .\(storage.rawValue), \(names))"
-                } else {
-                    call = "statement.date(at: \(index), \(names))"
-                }
-            case .uuid: call = "statement.uuid(at: \(index), \(names))"
-            case .enumeration: call = "statement.enumeration(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            case .json: call = "statement.json(\(column.swiftBaseType(in: table)).self, at: \(index), \(names))"
-            }
+            (call, throwing) = (converted, true)
         }
         let expression = column.isOptional ? "statement.isNull(at: \(index)) ? nil : \(call)" : call
         return throwing ? "try " + expression : expression
@@ -291,40 +229,15 @@ extension SwiftRenderer {
 
     /// One line binding `value` of a schema type at parameter `index`.
     func bindStatement(type: ColumnType, isOptional: Bool, value: String, index: Int, dateFormat: DateStorage? = nil) -> String {
-        switch type {
-        case .date where dateFormat != nil:
-            return "try statement.bind(\(value), storage: .\(dateFormat?.rawValue ?? ""), at: \(index))"
-        case .enumeration:
-            return "try statement.bind(\(value)\(isOptional ? "?" : "").rawValue, at: \(index))"
-        case .json:
-            if isOptional {
-                return "if let value = \(value) { try statement.bind(json: value, at: \(index)) } else { try statement.bindNull(at: \(index)) }"
-            }
-            return "try statement.bind(json: \(value), at: \(index))"
-        default:
-            return "try statement.bind(\(value), at: \(index))"
-        }
+        type.codec(dateFormat: dateFormat).sqliteBind(value, isOptional: isOptional, at: index)
     }
 
-    /// A named query's method.
     /// A named query's method; `query.parameters` are in the order SQLite numbers them.
     ///
     /// `nowIndex` is the parameter of the current time in an expiring table's query: the
     /// parameters from there on bind one later.
-    func renderQuery(_ query: Query, constant: String, table: Table, nowIndex: Int?, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
-        let parameters = query.parameters
-        let names = SwiftNames.parameterNames(parameters.map(\.name))
-        let signature = zip(parameters, names).map { parameter, names in
-            "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
-        }.joined(separator: ", ")
-        let returnType: String
-        switch query.returns {
-        case .many: returnType = "[\(record)]"
-        case .one: returnType = "\(record)?"
-        case .count: returnType = "Int"
-        case .exists: returnType = "Bool"
-        }
+    func renderQuery(_ query: Query, constant: String, api: DAOSignatures, nowIndex: Int?, _ out: inout SwiftWriter) {
+        let (table, record, parameters) = (api.table, api.record, query.parameters)
         var summary = query.doc.map { $0 + "\n\n" } ?? ""
         summary += "Named query `\(query.name)`"
         if let condition = query.whereClause { summary += ": `\(condition)`" }
@@ -335,8 +248,7 @@ extension SwiftRenderer {
         case nil: break
         }
         if nowIndex != nil { summary += ". Expired rows are left out" }
-        out.doc(summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))")
-        out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) throws -> \(returnType)") { out in
+        api.query(query, doc: summary + ".\n\n\(remark("table \(table.recordName), query \(query.name)"))", &out) { out, names in
             out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
             out.line("defer { statement.reset() }")
             // In SQLite's numbering the current time of an expiring table's query comes after the
@@ -367,27 +279,18 @@ extension SwiftRenderer {
     }
 
     /// A navigation method along a foreign key.
-    func renderNavigation(_ navigation: DAOPlan.Navigation, constant: String, table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+    func renderNavigation(_ navigation: DAOPlan.Navigation, constant: String, api: DAOSignatures, _ out: inout SwiftWriter) {
         let target = SwiftNames.identifier(navigation.target.recordName)
         let targetDAO = SwiftNames.identifier(SwiftNames.daoName(navigation.target.recordName))
-        let value = "record.\(navigation.boundColumn.swiftName)"
-        if navigation.isToParent {
-            out.doc("The `\(navigation.target.recordName)` that `\(navigation.boundColumn.name)` refers to, or nil.")
-            out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> \(target)?") { out in
-                out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
-                out.line("defer { statement.reset() }")
-                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1, dateFormat: navigation.boundColumn.dateFormat))
-                if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
+        let column = navigation.boundColumn
+        api.navigation(navigation, &out) { out in
+            out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
+            out.line("defer { statement.reset() }")
+            out.line(bindStatement(type: column.type, isOptional: column.isOptional, value: "record.\(column.swiftName)", index: 1, dateFormat: column.dateFormat))
+            if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
+            if navigation.isToParent {
                 out.line("return try statement.step() ? \(targetDAO).decode(statement) : nil")
-            }
-        } else {
-            out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
-            out.block("public func \(SwiftNames.identifier(navigation.methodName))(of record: \(record)) throws -> [\(target)]") { out in
-                out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
-                out.line("defer { statement.reset() }")
-                out.line(bindStatement(type: navigation.boundColumn.type, isOptional: navigation.boundColumn.isOptional, value: value, index: 1, dateFormat: navigation.boundColumn.dateFormat))
-                if navigation.target.expires { out.line("try statement.bind(self.conn.now, at: 2)") }
+            } else {
                 out.line("var records: [\(target)] = []")
                 out.line("while try statement.step() { records.append(try \(targetDAO).decode(statement)) }")
                 out.line("return records")

@@ -109,28 +109,22 @@ extension SwiftRenderer {
     }
 
     func renderPostgresDAO(_ table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+        let api = DAOSignatures(table: table, isAsync: true)
+        let record = api.record
         let dao = SwiftNames.identifier(table.recordName + "PostgresDAO")
-        let plan = PostgresDAOPlan(table: table, schema: schema)
+        let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
         var statements: [PostgresStatement] = []
         func recordBindings(_ columns: [Column]) -> [(type: ColumnType, isOptional: Bool, value: String)] {
             columns.map { ($0.type, $0.isOptional, "record.\($0.swiftName)") }
         }
-        let keyNames = SwiftNames.parameterNames(plan.keyColumns.map(\.name))
+        let keyNames = api.keyNames
         let keyProperties = zip(plan.keyColumns, keyNames).map { (name: $1.reference, type: $0.swiftBaseType(in: table)) }
         let keyBindings = zip(plan.keyColumns, keyNames).map { (type: $0.type, isOptional: false, value: $1.reference) }
 
-        out.doc(
+        let doc =
             "Reads and writes `\(table.recordName)` records in table \(plan.tableName) on PostgreSQL: the methods of `\(table.recordName)DAO`, `async`.\n\n```swift\nlet stored = try await pg.write { conn in try await \(table.recordName)PostgresDAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
-        )
-        out.block("public struct \(dao): Sendable") { out in
-            out.line("/// The connection the DAO runs on.")
-            out.line("public let conn: PostgresDatabase.Connection")
-            out.line()
-            out.line("/// A DAO on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
-            out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
-            out.line()
-            renderPostgresDecode(table, &out)
+        api.dao(dao, conformance: "Sendable", connection: "PostgresDatabase.Connection", scopes: "`pg.read`/`pg.write`", doc: doc, &out) { out in
+            renderPostgresDecode(api, &out)
 
             // Insert.
             out.line()
@@ -143,23 +137,14 @@ extension SwiftRenderer {
                     PostgresStatement(
                         typeName: "InsertAssigningKey", sql: plan.insertAssigningKeySQL, properties: [("record", record)],
                         bindings: recordBindings(table.columns.filter { $0 != auto }), rows: .records(table)))
-                out.line("/// Inserts `record` and returns it as stored: when its `\(auto.name)` is 0, PostgreSQL assigns one.")
-            } else {
-                out.line("/// Inserts `record` and returns it as stored.")
             }
-            out.line("@discardableResult")
-            out.block("public func insert(_ record: \(record)) async throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.block("if record.\(auto.swiftName) == 0") { out in
-                        out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
-                    }
-                }
+            api.insert(assigner: "PostgreSQL", attributes: "@discardableResult", &out) { out, _ in
+                out.line("return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))")
+            } body: { out in
                 out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Insert(record: record)))")
             }
             out.line()
-            out.line("/// Inserts `records` in order and returns them as stored.")
-            out.line("@discardableResult")
-            out.block("public func insert(_ records: some Sequence<\(record)>) async throws -> [\(record)]") { out in
+            api.insertSequence(&out) { out in
                 out.line("var result: [\(record)] = []")
                 out.line("for record in records { result.append(try await insert(record)) }")
                 out.line("return result")
@@ -171,13 +156,8 @@ extension SwiftRenderer {
                 PostgresStatement(
                     typeName: "Upsert", sql: plan.upsertSQL, properties: [("record", record)], bindings: recordBindings(table.columns),
                     rows: .records(table)))
-            out.line("/// Inserts `record`, or updates the other columns of the stored row with the same key")
-            out.line("/// (`ON CONFLICT DO UPDATE`), and returns it as stored.")
-            out.line("@discardableResult")
-            out.block("public func upsert(_ record: \(record)) async throws -> \(record)") { out in
-                if let auto = table.autoincrementColumn {
-                    out.line("if record.\(auto.swiftName) == 0 { return try await insert(record) }")
-                }
+            let upsertDoc = ["Inserts `record`, or updates the other columns of the stored row with the same key", "(`ON CONFLICT DO UPDATE`), and returns it as stored."]
+            api.upsert(doc: upsertDoc, &out) { out in
                 out.line((table.autoincrementColumn == nil ? "" : "return ") + "try await stored(conn.fetchOne(Upsert(record: record)))")
             }
             out.line()
@@ -196,37 +176,24 @@ extension SwiftRenderer {
                     PostgresStatement(
                         typeName: "Update", sql: plan.updateSQL, properties: [("record", record)],
                         bindings: recordBindings(plan.nonKeyColumns + plan.keyColumns), rows: .none))
-                out.line("/// Updates the stored row with `record`'s key; false when there is no such row.")
-                out.line("@discardableResult")
-                out.block("public func update(_ record: \(record)) async throws -> Bool") { out in
+                api.update(&out) { out in
                     out.line("try await conn.execute(Update(record: record)) > 0")
                 }
             }
 
             // Delete and find by key.
-            let keyParameters = zip(plan.keyColumns, keyNames).map { column, names in
-                "\(names.declaration): \(column.swiftBaseType(in: table))"
-            }.joined(separator: ", ")
-            let keyArguments = plan.keyColumns.map { "\(SwiftNames.argumentLabel($0.name)): record.\($0.swiftName)" }.joined(separator: ", ")
             let keyValues = zip(keyNames, keyProperties).map { "\(SwiftNames.argumentLabel($1.name)): \($0.reference)" }.joined(separator: ", ")
             out.line()
             statements.append(PostgresStatement(typeName: "Delete", sql: plan.deleteSQL, properties: keyProperties, bindings: keyBindings, rows: .none))
-            out.line("/// Deletes the stored row with `record`'s key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(_ record: \(record)) async throws -> Bool") { out in
-                out.line("try await delete(\(keyArguments))")
-            }
-            out.line()
-            out.line("/// Deletes the row with this key; false when there was none.")
-            out.line("@discardableResult")
-            out.block("public func delete(\(keyParameters)) async throws -> Bool") { out in
+            api.deletes(&out) { out in
+                out.line("try await delete(\(api.keyArguments))")
+            } key: { out in
                 out.line("try await conn.execute(Delete(\(keyValues))) > 0")
             }
             out.line()
             statements.append(
                 PostgresStatement(typeName: "Find", sql: plan.findSQL, properties: keyProperties, bindings: keyBindings, rows: .records(table)))
-            out.line("/// The record with this key, or nil.")
-            out.block("public func find(\(keyParameters)) async throws -> \(record)?") { out in
+            api.find("The record with this key, or nil.", &out) { out in
                 out.line("try await conn.fetchOne(Find(\(keyValues)))")
             }
             out.line()
@@ -242,14 +209,14 @@ extension SwiftRenderer {
             for query in table.queries {
                 out.line()
                 let typeName = uniqueType("Query" + SwiftNames.upperFirst(query.name))
-                statements.append(renderPostgresQuery(query, typeName: typeName, table: table, plan: plan, &out))
+                statements.append(renderPostgresQuery(query, typeName: typeName, api: api, plan: plan, &out))
             }
 
             // Navigation.
             for navigation in plan.navigations {
                 out.line()
                 let typeName = uniqueType("Navigation" + SwiftNames.upperFirst(navigation.methodName))
-                statements.append(renderPostgresNavigation(navigation, typeName: typeName, table: table, &out))
+                statements.append(renderPostgresNavigation(navigation, typeName: typeName, api: api, &out))
             }
 
             out.line()
@@ -262,93 +229,58 @@ extension SwiftRenderer {
     }
 
     /// `public static func decode(_ row: PostgresRow) throws -> Record`.
-    func renderPostgresDecode(_ table: Table, _ out: inout SwiftWriter) {
-        let record = SwiftNames.identifier(table.recordName)
+    func renderPostgresDecode(_ api: DAOSignatures, _ out: inout SwiftWriter) {
         out.line("/// Reads a record from a row of the table's columns in declaration order, by position.")
-        out.block("public static func decode(_ row: PostgresRow) throws -> \(record)") { out in
+        out.block("public static func decode(_ row: PostgresRow) throws -> \(api.record)") { out in
             out.line("let cells = row.makeRandomAccess()")
-            out.line("return \(record)(")
-            for (index, column) in table.columns.enumerated() {
-                let separator = index == table.columns.count - 1 ? "" : ","
-                out.line("    \(SwiftNames.argumentLabel(column.name)): \(postgresReadExpression(column, at: index, table: table))\(separator)")
-            }
-            out.line(")")
+            api.initializer(&out) { column, index in postgresReadExpression(column, at: index, table: api.table) }
         }
     }
 
     /// The expression that decodes `column` from cell `index`.
     func postgresReadExpression(_ column: Column, at index: Int, table: Table) -> String {
-        let cell = "cells[\(index)]"
-        let optional = column.isOptional ? "?" : ""
-        switch column.type {
-        case .enumeration:
-            let call = "\(postgresCells).enumeration(\(column.swiftBaseType(in: table)).self, \(cell))"
-            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
-        case .json(let swiftType):
-            let call = "\(postgresCells).json(\(swiftType).self, \(cell))"
-            return "try " + (column.isOptional ? "\(cell).bytes == nil ? nil : \(call)" : call)
-        default:
-            return "try \(cell).decode(\(column.swiftBaseType(in: table))\(optional).self)"
-        }
+        column.codec.postgresRead("cells[\(index)]", isOptional: column.isOptional, in: table, helpers: postgresCells)
     }
 
     /// A named query's method; the statement's properties are the query's parameters.
-    func renderPostgresQuery(_ query: Query, typeName: String, table: Table, plan: PostgresDAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
-        let record = SwiftNames.identifier(table.recordName)
-        let names = SwiftNames.parameterNames(query.parameters.map(\.name))
-        let signature = zip(query.parameters, names).map { parameter, names in
-            "\(names.declaration): \(parameter.type.swiftType(in: table))\(parameter.isOptional ? "?" : "")"
-        }.joined(separator: ", ")
-        let properties = zip(query.parameters, names).map { parameter, names in
-            (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
-        }
-        let bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
-        let arguments = properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
-        let returnType: String
-        let call: String
+    func renderPostgresQuery(_ query: Query, typeName: String, api: DAOSignatures, plan: DAOPlan, _ out: inout SwiftWriter) -> PostgresStatement {
+        let table = api.table
         let rows: PostgresStatement.Rows
         switch query.returns {
-        case .many: (returnType, call, rows) = ("[\(record)]", "conn.fetchAll", .records(table))
-        case .one: (returnType, call, rows) = ("\(record)?", "conn.fetchOne", .records(table))
-        case .count: (returnType, call, rows) = ("Int", "conn.fetchOne", .count)
-        case .exists: (returnType, call, rows) = ("Bool", "conn.fetchOne", .exists)
+        case .many, .one: rows = .records(table)
+        case .count: rows = .count
+        case .exists: rows = .exists
         }
         var summary = query.doc.map { $0 + "\n\n" } ?? ""
         summary += "Named query `\(query.name)` on PostgreSQL (see `\(table.recordName)DAO.\(query.name)`)."
-        out.doc(summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))")
-        out.block("public func \(SwiftNames.identifier(query.name))(\(signature)) async throws -> \(returnType)") { out in
-            let statement = "\(typeName)(\(arguments))"
+        var statement = PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: [], bindings: [], rows: rows)
+        api.query(query, doc: summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))", &out) { out, names in
+            statement.properties = zip(query.parameters, names).map { parameter, names in
+                (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
+            }
+            statement.bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
+            let arguments = statement.properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
+            let call = "\(typeName)(\(arguments))"
             switch query.returns {
-            case .many, .one: out.line("try await \(call)(\(statement))")
-            case .count: out.line("try await \(call)(\(statement)) ?? 0")
-            case .exists: out.line("try await \(call)(\(statement)) ?? false")
-            }
-        }
-        return PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: properties, bindings: bindings, rows: rows)
-    }
-
-    /// A navigation method along a foreign key.
-    func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, table: Table, _ out: inout SwiftWriter) -> PostgresStatement {
-        let record = SwiftNames.identifier(table.recordName)
-        let target = SwiftNames.identifier(navigation.target.recordName)
-        let column = navigation.boundColumn
-        let valueType = column.swiftBaseType(in: table) + (column.isOptional ? "?" : "")
-        let statement = PostgresStatement(
-            typeName: typeName, sql: PostgresDAOPlan.numbered(navigation.sql), properties: [("value", valueType)],
-            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
-        let method = SwiftNames.identifier(navigation.methodName)
-        if navigation.isToParent {
-            out.doc("The `\(navigation.target.recordName)` that `\(column.name)` refers to, or nil.")
-            out.block("public func \(method)(of record: \(record)) async throws -> \(target)?") { out in
-                out.line("try await conn.fetchOne(\(typeName)(value: record.\(column.swiftName)))")
-            }
-        } else {
-            out.doc("The `\(navigation.target.recordName)` records whose `\(navigation.foreignKeyColumn.name)` refers to `record`.")
-            out.block("public func \(method)(of record: \(record)) async throws -> [\(target)]") { out in
-                out.line("try await conn.fetchAll(\(typeName)(value: record.\(column.swiftName)))")
+            case .many: out.line("try await conn.fetchAll(\(call))")
+            case .one: out.line("try await conn.fetchOne(\(call))")
+            case .count: out.line("try await conn.fetchOne(\(call)) ?? 0")
+            case .exists: out.line("try await conn.fetchOne(\(call)) ?? false")
             }
         }
         return statement
+    }
+
+    /// A navigation method along a foreign key.
+    func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, api: DAOSignatures, _ out: inout SwiftWriter) -> PostgresStatement {
+        let column = navigation.boundColumn
+        let valueType = column.swiftBaseType(in: api.table) + (column.isOptional ? "?" : "")
+        api.navigation(navigation, &out) { out in
+            out.line("try await conn.\(navigation.isToParent ? "fetchOne" : "fetchAll")(\(typeName)(value: record.\(column.swiftName)))")
+        }
+        return PostgresStatement(
+            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)],
+            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
     }
 
     /// `struct Insert: PostgresPreparedStatement { … }`.
@@ -402,109 +334,6 @@ extension SwiftRenderer {
 
     /// One line appending `value` of a schema type to `bindings`.
     func postgresBindLine(_ type: ColumnType, isOptional: Bool, value: String) -> String {
-        switch type {
-        case .enumeration:
-            return "bindings.append(\(value)\(isOptional ? "?" : "").rawValue)"
-        case .json:
-            if isOptional {
-                return "try bindings.append(\(value).map { try \(postgresCells).jsonText($0) })"
-            }
-            return "bindings.append(try \(postgresCells).jsonText(\(value)))"
-        case .blob:
-            return "try bindings.append(\(value))"
-        default:
-            return "bindings.append(\(value))"
-        }
-    }
-}
-
-/// The PostgreSQL SQL of one table's DAO: ``DAOPlan``'s statements with `$1, $2, …`
-/// placeholders (`$n::jsonb` for JSON values), `RETURNING` the stored row on writes.
-package struct PostgresDAOPlan {
-    let base: DAOPlan
-    let table: Table
-
-    /// Plans the PostgreSQL DAO of `table` in `schema`.
-    package init(table: Table, schema: Schema) {
-        self.base = DAOPlan(table: table, schema: schema)
-        self.table = table
-    }
-
-    var tableName: String { base.tableName }
-    var keyColumns: [Column] { base.keyColumns }
-    var nonKeyColumns: [Column] { base.nonKeyColumns }
-    var navigations: [DAOPlan.Navigation] { base.navigations }
-
-    var columnList: String { table.columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ") }
-
-    /// `$n`, or `$n::jsonb` for a JSON value (bound as text).
-    static func placeholder(_ number: Int, for type: ColumnType) -> String {
-        if case .json = type { return "$\(number)::jsonb" }
-        return "$\(number)"
-    }
-
-    func insert(_ columns: [Column]) -> String {
-        if columns.isEmpty { return "INSERT INTO \(tableName) DEFAULT VALUES" }
-        let names = columns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
-        let values = columns.enumerated().map { Self.placeholder($0.offset + 1, for: $0.element.type) }.joined(separator: ", ")
-        return "INSERT INTO \(tableName) (\(names)) VALUES (\(values))"
-    }
-
-    func keyCondition(from first: Int) -> String {
-        keyColumns.enumerated().map { "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = $\(first + $0.offset)" }.joined(separator: " AND ")
-    }
-
-    /// `SELECT <columns> FROM <table>`.
-    package var selectSQL: String { base.selectSQL }
-    /// Inserts every column, returning the stored row.
-    package var insertSQL: String { insert(table.columns) + " RETURNING " + columnList }
-    /// Inserts every column but the identity key, returning the stored row.
-    package var insertAssigningKeySQL: String { insert(table.columns.filter { $0.primaryKey != .autoincrement }) + " RETURNING " + columnList }
-    /// Inserts, or updates every non-key column of the row with the same key; returns the row.
-    package var upsertSQL: String {
-        let conflict = keyColumns.map { SQLRenderer.quoteIdentifier($0.sqlName) }.joined(separator: ", ")
-        let insert = insert(table.columns)
-        if nonKeyColumns.isEmpty {
-            // DO NOTHING returns no row for an existing key: a no-op update returns it.
-            let key = SQLRenderer.quoteIdentifier(keyColumns[0].sqlName)
-            return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET \(key) = excluded.\(key) RETURNING " + columnList
-        }
-        let assignments = nonKeyColumns.map { "\(SQLRenderer.quoteIdentifier($0.sqlName)) = excluded.\(SQLRenderer.quoteIdentifier($0.sqlName))" }
-        return insert + " ON CONFLICT (\(conflict)) DO UPDATE SET " + assignments.joined(separator: ", ") + " RETURNING " + columnList
-    }
-    /// Updates the non-key columns of the row with a key.
-    package var updateSQL: String {
-        let assignments = nonKeyColumns.enumerated().map {
-            "\(SQLRenderer.quoteIdentifier($0.element.sqlName)) = \(Self.placeholder($0.offset + 1, for: $0.element.type))"
-        }
-        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(keyCondition(from: nonKeyColumns.count + 1))"
-    }
-    /// Deletes the row with a key.
-    package var deleteSQL: String { "DELETE FROM \(tableName) WHERE \(keyCondition(from: 1))" }
-    /// Selects the row with a key.
-    package var findSQL: String { selectSQL + " WHERE \(keyCondition(from: 1))" }
-
-    /// A named query's SQL: the SQLite text with `:name` parameters numbered `$1, $2, …` in
-    /// `query.parameters` order (JSON ones cast to `jsonb`).
-    package func querySQL(_ query: Query) -> String {
-        var quoted = query
-        quoted.whereClause = query.whereClause.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
-        quoted.orderBy = query.orderBy.map { PostgresRenderer.quotingNames($0, names: PostgresRenderer.columnNames(table)) }
-        let sql = SQLRenderer.selectSQL(quoted, on: table)
-        let numbers = Dictionary(query.parameters.enumerated().map { ($0.element.name, ($0.offset + 1, $0.element.type)) }, uniquingKeysWith: { a, _ in a })
-        var result = ""
-        var position = sql.startIndex
-        for token in SQLTokenizer.expressionTokens(of: sql) {
-            guard case .parameter(let name) = token.kind, let (number, type) = numbers[name] else { continue }
-            result += sql[position..<token.range.lowerBound]
-            result += Self.placeholder(number, for: type)
-            position = token.range.upperBound
-        }
-        return result + sql[position...]
-    }
-
-    /// A navigation's SQL (one `?`) with `$1`.
-    static func numbered(_ sql: String) -> String {
-        sql.hasSuffix(" = ?") ? String(sql.dropLast()) + "$1" : sql
+        type.codec().postgresBind(value, isOptional: isOptional, helpers: postgresCells)
     }
 }

@@ -12,7 +12,7 @@ extension SwiftRenderer {
         if identity != nil { conformances.append("Identifiable") }
         out.block("public struct \(SwiftNames.identifier(table.recordName)): \(conformances.joined(separator: ", "))") { out in
             for column in table.columns {
-                guard case .enumeration(let swiftType, let values) = column.type else { continue }
+                guard let (swiftType, values) = column.codec.nestedEnum else { continue }
                 out.line("/// The values of `\(column.name)`.")
                 out.block("public enum \(SwiftNames.identifier(swiftType)): String, Sendable, Hashable, Codable, CaseIterable") { out in
                     for value in values {
@@ -82,54 +82,27 @@ extension SwiftRenderer {
         return parts.joined(separator: ", ")
     }
 
-    /// The name of a column's enum inside its record.
-    func swiftTypeName(of column: Column) -> String {
-        if case .enumeration(let swiftType, _) = column.type { return swiftType }
-        return column.swiftMemberType
-    }
-
     /// The initializer default of a column, or nil when the caller must pass a value.
     func swiftDefault(_ column: Column, in table: Table) -> String? {
         if column.primaryKey == .autoincrement { return "0" }
-        if case .json(let swiftType) = column.type, column.defaultValue != nil, !swiftType.hasPrefix("[") {
-            // Only array and dictionary types take a JSON literal; any other type (a struct)
-            // has no Swift spelling of the default: the caller passes a value.
-            return nil
-        }
         if let value = column.defaultValue {
-            switch (value, column.type) {
-            case (.integer(let number), .int): return String(number)
-            case (.integer(let number), .double): return String(number)
-            case (.real(let number), .double): return "\(number)"
-            case (.bool(let flag), .bool): return flag ? "true" : "false"
-            case (.integer(let number), .bool): return number != 0 ? "true" : "false"
-            case (.text(let text), .text): return SwiftNames.stringLiteral(text)
-            case (.text(let text), .enumeration):
-                // `.paperback`; `Mode.none` for an optional column, where `.none` (or `.some`)
-                // alone would be `Optional`'s.
-                let caseName = SwiftNames.enumCase(text)
-                guard column.isOptional, ["none", "some"].contains(caseName) else { return "." + caseName }
-                return SwiftNames.identifier(swiftTypeName(of: column)) + "." + caseName
-            case (.now, .date): return "Date()"
-            case (.text(let text), .date):
-                guard let date = DateFormat.date(from: text) else { break }
-                return "Date(timeIntervalSince1970: \(date.timeIntervalSince1970))"
-            case (.json(let json), .json): return swiftLiteral(json: json)
-            case (.text(let text), .json): return swiftLiteral(json: text)
-            default: break
+            switch column.codec.swiftDefault(value, isOptional: column.isOptional) {
+            case .literal(let literal): return literal
+            case .none: return nil
+            case .unmatched: break
             }
         }
         if column.isOptional { return "nil" }
-        if case .uuid = column.type, table.primaryKey == [column.name] {
-            return "UUID()"
-        }
+        if table.primaryKey == [column.name] { return column.codec.generatedKey }
         return nil
     }
+
+    func swiftLiteral(json: String) -> String? { Self.swiftLiteral(json: json) }
 
     /// A Swift literal for JSON (arrays and objects of strings, numbers, booleans, null):
     /// JSON's syntax with `{}` as `[:]`, `{…}` as `[…]`, `null` as `nil` and string escapes
     /// in Swift's spelling. Nil when the text is not such JSON.
-    func swiftLiteral(json: String) -> String? {
+    static func swiftLiteral(json: String) -> String? {
         var out = ""
         var scalars = Array(json.unicodeScalars)[...]
         var inString = false

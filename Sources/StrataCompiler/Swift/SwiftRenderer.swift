@@ -93,47 +93,23 @@ package struct SwiftRenderer: Sendable {
 
 extension Column {
     /// The Swift type of the column without optionality (`Book.Format` for an enum of `Book`).
-    func swiftBaseType(in table: Table) -> String {
-        switch type {
-        case .int: "Int"
-        case .double: "Double"
-        case .bool: "Bool"
-        case .text: "String"
-        case .blob: "Data"
-        case .date: "Date"
-        case .uuid: "UUID"
-        case .enumeration(let swiftType, _): "\(table.recordName).\(swiftType)"
-        case .json(let swiftType): SwiftNames.qualified(swiftType, nestedTypes: table.enumTypeNames, in: table.recordName)
-        }
-    }
+    func swiftBaseType(in table: Table) -> String { codec.swiftType(in: table) }
 
     /// The Swift type as declared inside the record (enums unqualified).
-    var swiftMemberType: String {
-        let base: String
-        switch type {
-        case .enumeration(let swiftType, _): base = swiftType
-        default: base = swiftBaseType(in: Table(recordName: ""))
-        }
-        return isOptional ? base + "?" : base
-    }
+    var swiftMemberType: String { codec.memberType + (isOptional ? "?" : "") }
 
     var swiftName: String { SwiftNames.identifier(name) }
 }
 
 extension Table {
     /// The names of the enums nested in the record.
-    var enumTypeNames: Set<String> {
-        Set(columns.compactMap { column in
-            if case .enumeration(let swiftType, _) = column.type { return swiftType }
-            return nil
-        })
-    }
+    var enumTypeNames: Set<String> { Set(columns.compactMap { $0.codec.nestedEnum?.name }) }
 }
 
 extension ColumnType {
     /// The Swift type of a query parameter of this type, for a query of `table`.
     func swiftType(in table: Table) -> String {
-        Column(name: "", type: self).swiftBaseType(in: table)
+        codec().swiftType(in: table)
     }
 }
 

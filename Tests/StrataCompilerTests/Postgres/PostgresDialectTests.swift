@@ -179,8 +179,38 @@ import Testing
                       search: { where: "name = :name OR name LIKE :name || '%' OR meta = :meta", orderBy: "name", limit: ":max" }
                 """, path: "Shop.schema.yml")
         let table = try #require(schema.table(named: "Item"))
-        let sql = PostgresDAOPlan(table: table, schema: schema).querySQL(try #require(table.queries.first))
+        let sql = DAOPlan(table: table, schema: schema, dialect: PostgresDialect()).querySQL(try #require(table.queries.first))
         #expect(sql == #"SELECT "id", "name", "meta" FROM "Item" WHERE "name" = $1 OR "name" LIKE $1 || '%' OR "meta" = $2::jsonb ORDER BY "name" LIMIT $3"#)
+    }
+
+    /// The PostgreSQL DAO's SQL is built from the plan in the dialect: `$n` placeholders in every
+    /// statement, a navigation to an expiring table's included (which used to keep SQLite's `?`).
+    @Test func everyPostgresStatementHasNumberedPlaceholders() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                options: { dialects: [sqlite, postgres] }
+                tables:
+                  Owner:
+                    columns:
+                      id: { type: int, primaryKey: true }
+                  Device:
+                    expires: true
+                    columns:
+                      id: { type: int, primaryKey: true }
+                      ownerId: { type: int, references: Owner.id }
+                      settings: { type: json, swiftType: "[String]" }
+                """, path: "Shop.schema.yml")
+        for table in schema.tables {
+            let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
+            let statements = [plan.selectSQL, plan.insertSQL, plan.upsertSQL, plan.updateSQL, plan.deleteSQL, plan.findSQL] + plan.navigations.map(\.sql)
+            for sql in statements { #expect(!sql.contains("?"), "\(sql)") }
+        }
+        let owner = try #require(schema.table(named: "Owner"))
+        let devices = try #require(DAOPlan(table: owner, schema: schema, dialect: PostgresDialect()).navigations.first)
+        #expect(devices.sql == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "ownerId" = $1"#)
+        let device = try #require(schema.table(named: "Device"))
+        #expect(DAOPlan(table: device, schema: schema, dialect: PostgresDialect()).updateSQL
+            == #"UPDATE "Device" SET "ownerId" = $1, "settings" = $2::jsonb, "expiresAt" = $3 WHERE "id" = $4"#)
     }
 
     /// SQLite matches names without regard to case; PostgreSQL folds unquoted ones to lower case.
