@@ -49,7 +49,7 @@ extension QueryTyper {
             return columnReference(parts.map { tokens[$0].value }, scope)
         case .caseWhen(let base, let branches, let otherwise):
             return caseExpression(base, branches, otherwise, scope)
-        case .cast(let operand, let typeName):
+        case .cast(let operand, let typeName, _):
             return cast(operand, typeName, scope)
         case .function(let call):
             return function(call, scope)

@@ -1,6 +1,8 @@
 import Strata
 /// The structural pass of the query analysis: a small walk over the statement's tokens
-/// (``SQLTokenizer/expressionTokens(of:)``) that decides what SQLite's metadata does not say —
+/// (``SQLTokenizer/expressionTokens(of:)``) — each expression parsed once into an
+/// ``SQLExpression`` tree (``SQLExpressionParser``) and typed from the tree — that decides what
+/// SQLite's metadata does not say —
 /// the type and nullability of each result
 /// expression (outer joins, aggregates, CASE, COALESCE, CAST, arithmetic, subqueries, UNION,
 /// window functions) and the type of each `:name` parameter from where it is used.

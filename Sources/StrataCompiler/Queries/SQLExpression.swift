@@ -57,8 +57,9 @@ struct SQLExpression {
         case rowValue(SQLExpression, rest: [SQLExpression])
         /// `CASE [base] WHEN … THEN … [ELSE …] END`.
         case caseWhen(base: SQLExpression?, branches: [(condition: SQLExpression, value: SQLExpression)], otherwise: SQLExpression?)
-        /// `CAST(x AS type)`: the type's tokens upper-cased, each followed by a space.
-        case cast(SQLExpression, typeName: String)
+        /// `CAST(x AS type)`: the type's tokens upper-cased, each followed by a space, and
+        /// where they are (all tokens up to the first `)`, as SQLite's typer reads them).
+        case cast(SQLExpression, typeName: String, typeTokens: Range<Int>)
         /// A function call.
         case function(Call)
         /// `RAISE(…)`.
@@ -111,7 +112,7 @@ struct SQLExpression {
         case .number, .string, .blob, .null, .boolean, .currentTime, .parameter, .otherParameter, .column, .missing, .unread:
             return []
         case .prefix(_, let operand), .not(let operand), .nullTest(let operand), .parenthesized(let operand),
-             .cast(let operand, _), .collate(let operand, _):
+             .cast(let operand, _, _), .collate(let operand, _):
             return [operand]
         case .binary(_, _, let left, let right), .equality(let left, let right), .isTest(let left, let right):
             return [left, right]
@@ -153,6 +154,8 @@ struct SQLExpression {
         case parameter(String)
         /// A token the expression grammar does not read (a statement's keyword or punctuation).
         case unread
+        /// A token read as a `CAST`'s type name.
+        case typeName
     }
 
     /// Calls `body` with each token of the tree that is a name, a call, a parameter or unread,
@@ -167,6 +170,9 @@ struct SQLExpression {
             body(tokens.lowerBound, .unread)
         case .inTable(_, let name, _):
             if let name { body(name, .name) }
+        case .cast(_, _, let typeTokens):
+            // Tokens read as the type's name (only in SQL the typer does not follow) may hold parameters.
+            for index in typeTokens { body(index, .typeName) }
         case .function(let call):
             body(call.name, .call)
             if case .name(let name?) = call.window { body(name, .name) }
@@ -193,9 +199,23 @@ package struct SQLExpressionTree {
         nodes = parser.sequence()
     }
 
-    /// Calls `body` with each token that is a name, a call, a parameter or unread (see ``SQLExpression/visit(_:)``).
+    /// Calls `body` with the index of each token that is a name, a call, a parameter or unread
+    /// (see ``SQLExpression/visit(_:)``; a parameter read as a CAST's type name is a parameter).
+    func visitIndices(_ body: (Int, SQLExpression.Role) -> Void) {
+        for node in nodes {
+            node.visit { index, role in
+                if role == .typeName {
+                    if case .parameter(let name) = tokens[index].kind { body(index, .parameter(name)) }
+                } else {
+                    body(index, role)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with each token that is a name, a call, a parameter or unread.
     func visit(_ body: (SQLToken, SQLExpression.Role) -> Void) {
-        for node in nodes { node.visit { body(tokens[$0], $1) } }
+        visitIndices { body(tokens[$0], $1) }
     }
 
     /// The names the SQL mentions, as written (unquoted): column references and their qualifiers,
@@ -208,7 +228,7 @@ package struct SQLExpressionTree {
             switch role {
             case .name, .call, .unread:
                 if token.kind == .word || token.kind == .identifier { names.append(token.value) }
-            case .parameter:
+            case .parameter, .typeName:
                 break
             }
         }
@@ -220,6 +240,15 @@ package struct SQLExpressionTree {
         mentionedNames.contains { SQLName.same($0, name) }
     }
 
+    /// The SQL re-emitted with each unquoted name of `names` (as SQLite compares names) replaced
+    /// by `quote` of the name as declared, and each `:name` parameter by `parameter(name)` when
+    /// that is not nil: what a dialect's rewriting of an SQLite fragment needs (PostgreSQL:
+    /// `quote` its identifier quoting, `parameter` its `$n` placeholders).
+    package func rendered(quoting names: [String], with quote: (String) -> String,
+                          parameter: (String) -> String? = { _ in nil }) -> String {
+        rendered(quotingName: { name in names.first { SQLName.same($0, name) }.map(quote) }, parameter: parameter)
+    }
+
     /// The SQL re-emitted as written, except that each unquoted name (a column reference's part,
     /// a table, an unread word; never a function's name, a keyword the grammar reads, a literal
     /// or a parameter) is replaced by `quotingName(name)` when that is not nil, and each
@@ -227,17 +256,15 @@ package struct SQLExpressionTree {
     /// names quoted as declared, parameters numbered `$1, $2, …`.
     package func rendered(quotingName: (String) -> String?, parameter: (String) -> String?) -> String {
         var replacements: [(index: Int, text: String)] = []
-        for node in nodes {
-            node.visit { index, role in
-                let token = tokens[index]
-                switch role {
-                case .name, .unread:
-                    if token.kind == .word, let text = quotingName(token.value) { replacements.append((index, text)) }
-                case .parameter(let name):
-                    if let text = parameter(name) { replacements.append((index, text)) }
-                case .call:
-                    break
-                }
+        visitIndices { index, role in
+            let token = tokens[index]
+            switch role {
+            case .name, .unread:
+                if token.kind == .word, let text = quotingName(token.value) { replacements.append((index, text)) }
+            case .parameter(let name):
+                if let text = parameter(name) { replacements.append((index, text)) }
+            case .call, .typeName:
+                break
             }
         }
         var result = ""

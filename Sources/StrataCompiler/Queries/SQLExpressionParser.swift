@@ -361,12 +361,14 @@ struct SQLExpressionParser {
         let operand = expression()
         _ = accept("AS")
         var typeName = ""
+        let typeStart = position
         while let token = current, !(token.kind == .symbol && token.value == ")") {
             typeName += token.upper + " "
             position += 1
         }
+        let typeTokens = typeStart..<position
         _ = acceptSymbol(")")
-        return node(.cast(operand, typeName: typeName), from: start)
+        return node(.cast(operand, typeName: typeName, typeTokens: typeTokens), from: start)
     }
 
     /// `name(…) [FILTER (WHERE …)] [OVER …]` (the caller has seen the name and `(`).
