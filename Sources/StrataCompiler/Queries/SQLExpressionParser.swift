@@ -2,7 +2,7 @@
 /// (``QueryTyper/precedence``, the table the typer types by). It never fails: what it cannot
 /// read is a ``SQLExpression/Node/missing(_:)`` node that reads no token (the caller decides
 /// what to skip) or, in ``sequence()``, an ``SQLExpression/Node/unread`` token.
-struct SQLExpressionParser {
+struct SQLExpressionParser: SQLTokenCursor {
     let tokens: [SQLToken]
     var position: Int
     /// Where parsing stops (the end of a subquery's or a group's tokens).
@@ -14,45 +14,10 @@ struct SQLExpressionParser {
         self.end = end ?? tokens.count
     }
 
-    // MARK: - Cursor
-
-    var current: SQLToken? { position < end ? tokens[position] : nil }
-    func peek(_ offset: Int) -> SQLToken? {
-        let index = position + offset
-        return index >= 0 && index < end ? tokens[index] : nil
-    }
-    func isKeyword(_ word: String, _ offset: Int = 0) -> Bool {
-        guard let token = peek(offset) else { return false }
-        return token.kind == .word && token.upper == word
-    }
-    func isSymbol(_ symbol: String, _ offset: Int = 0) -> Bool {
-        guard let token = peek(offset) else { return false }
-        return token.kind == .symbol && token.value == symbol
-    }
-    mutating func accept(_ word: String) -> Bool {
-        if isKeyword(word) { position += 1; return true }
-        return false
-    }
-    mutating func acceptSymbol(_ symbol: String) -> Bool {
-        if isSymbol(symbol) { position += 1; return true }
-        return false
-    }
-    /// Skips to the `)` closing the current group (not past it), or to the end.
-    mutating func skipGroup() {
-        var depth = 0
-        while let token = current {
-            if token.kind == .symbol && token.value == "(" { depth += 1 }
-            if token.kind == .symbol && token.value == ")" {
-                if depth == 0 { return }
-                depth -= 1
-            }
-            position += 1
-        }
-    }
     /// The group from here to its closing `)` (not consumed), read as a sequence.
     mutating func group() -> (Range<Int>, [SQLExpression]) {
         let start = position
-        skipGroup()
+        skip(until: [])
         var inner = SQLExpressionParser(tokens: tokens, position: start, end: position)
         return (start..<position, inner.sequence())
     }
@@ -64,26 +29,21 @@ struct SQLExpressionParser {
 
     /// Expressions until the end; a token no expression reads is an unread node.
     mutating func sequence() -> [SQLExpression] {
-        var result: [SQLExpression] = []
-        while current != nil {
-            let start = position
-            let expression = expression()
-            if position == start {
-                position += 1
-                result.append(node(.unread, from: start))
-            } else {
-                result.append(expression)
-            }
-        }
-        return result
+        terms(stoppingAt: { _ in false })
     }
 
     /// Expressions until `)`, a clause word, or one of `stops` (ORDER BY terms and the like).
     mutating func terms(until stops: Set<String>) -> [SQLExpression] {
+        terms(stoppingAt: { token in
+            token.kind == .symbol && token.value == ")"
+                || token.kind == .word && (stops.contains(token.upper) || QueryTyper.clauseWords.contains(token.upper))
+        })
+    }
+
+    /// Expressions until a token `stop` accepts; a token no expression reads is an unread node.
+    mutating func terms(stoppingAt stop: (SQLToken) -> Bool) -> [SQLExpression] {
         var result: [SQLExpression] = []
-        while let token = current {
-            if token.kind == .symbol && token.value == ")" { break }
-            if token.kind == .word, stops.contains(token.upper) || QueryTyper.clauseWords.contains(token.upper) { break }
+        while let token = current, !stop(token) {
             let start = position
             let expression = expression()
             if position == start {
@@ -413,5 +373,52 @@ struct SQLExpressionParser {
             }
         }
         return node(.function(call), from: start)
+    }
+}
+
+/// A position in SQL tokens: what the typer's statements and the expression parser read by.
+protocol SQLTokenCursor {
+    var tokens: [SQLToken] { get }
+    var position: Int { get set }
+    /// Where reading stops.
+    var end: Int { get }
+}
+
+extension SQLTokenCursor {
+    var current: SQLToken? { position < end ? tokens[position] : nil }
+    func peek(_ offset: Int = 0) -> SQLToken? {
+        let index = position + offset
+        return index >= 0 && index < end ? tokens[index] : nil
+    }
+    func isKeyword(_ word: String, _ offset: Int = 0) -> Bool {
+        guard let token = peek(offset) else { return false }
+        return token.kind == .word && token.upper == word
+    }
+    func isSymbol(_ symbol: String, _ offset: Int = 0) -> Bool {
+        guard let token = peek(offset) else { return false }
+        return token.kind == .symbol && token.value == symbol
+    }
+    mutating func accept(_ word: String) -> Bool {
+        if isKeyword(word) { position += 1; return true }
+        return false
+    }
+    mutating func acceptSymbol(_ symbol: String) -> Bool {
+        if isSymbol(symbol) { position += 1; return true }
+        return false
+    }
+
+    /// Skips to the end of a balanced group (its `)`, not consumed) or to one of `stops` at depth 0.
+    mutating func skip(until stops: Set<String>) {
+        var depth = 0
+        while let token = current {
+            if token.kind == .symbol && token.value == "(" { depth += 1 }
+            if token.kind == .symbol && token.value == ")" {
+                if depth == 0 { return }
+                depth -= 1
+            }
+            if depth == 0, token.kind == .word, stops.contains(token.upper) { return }
+            if depth == 0, token.kind == .symbol, stops.contains(token.value) { return }
+            position += 1
+        }
     }
 }
