@@ -204,8 +204,8 @@ package struct SQLExpressionTree {
     func visitIndices(_ body: (Int, SQLExpression.Role) -> Void) {
         for node in nodes {
             node.visit { index, role in
-                if role == .typeName {
-                    if case .parameter(let name) = tokens[index].kind { body(index, .parameter(name)) }
+                if role == .typeName, case .parameter(let name) = tokens[index].kind {
+                    body(index, .parameter(name))
                 } else {
                     body(index, role)
                 }
@@ -219,16 +219,18 @@ package struct SQLExpressionTree {
     }
 
     /// The names the SQL mentions, as written (unquoted): column references and their qualifiers,
-    /// tables, functions, and the words of a statement the expression grammar does not read
-    /// (a view's `FROM` table, a trigger's target). Keywords the grammar reads (`CASE`, `AND`, a
-    /// `CAST`'s type) and literals and parameters are no mention.
+    /// tables, functions, the words of a statement the expression grammar does not read (a
+    /// view's `FROM` table, a trigger's target) and, to err on the safe side, a `CAST`'s type
+    /// words. Keywords the grammar reads (`CASE`, `AND`, `ESCAPE`), collation names, literals
+    /// and parameters are no mention.
     package var mentionedNames: [String] {
         var names: [String] = []
         visit { token, role in
             switch role {
-            case .name, .call, .unread:
+            case .name, .call, .unread, .typeName:
+                // A CAST's type words count: in SQL the parser does not follow they are not only a type.
                 if token.kind == .word || token.kind == .identifier { names.append(token.value) }
-            case .parameter, .typeName:
+            case .parameter:
                 break
             }
         }
