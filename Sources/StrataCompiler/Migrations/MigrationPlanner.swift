@@ -409,7 +409,7 @@ package enum MigrationPlanner {
         var views: Set<SQLName.Key> = []
         var changed = true
         func mentionsAny(_ sql: String) -> Bool {
-            SQLTokenizer.expressionTokens(of: sql).contains { ($0.kind == .word || $0.kind == .identifier) && names.contains(SQLName.key($0.value)) }
+            SQLExpressionTree(parsing: sql).mentionedNames.contains { names.contains(SQLName.key($0)) }
         }
         while changed {
             changed = false

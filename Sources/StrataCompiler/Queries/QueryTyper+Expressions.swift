@@ -1,6 +1,7 @@
 import Strata
 
-// Expressions: the operators, by one precedence table, and the common type of several values.
+// Expressions: the operators, by one precedence table (which ``SQLExpressionParser`` parses by and
+// ``typeOf(_:_:)`` types the tree of), and the common type of several values.
 extension QueryTyper {
     // MARK: - Operators
 
@@ -46,45 +47,43 @@ extension QueryTyper {
         .binary(["||": .concatenation, "->": .json, "->>": .json]),
     ]
 
-    /// An expression whose operators bind at least as tightly as `precedence[level]`.
-    mutating func expression(_ scope: Scope, level: Int = 0) -> ExprType {
-        guard level < Self.precedence.count else { return unary(scope) }
-        switch Self.precedence[level] {
-        case .not:
-            guard isKeyword("NOT") && !isKeyword("EXISTS", 1) else { return expression(scope, level: level + 1) }
-            position += 1
-            let operand = expression(scope, level: level)
+    /// Parses the expression at the current token (``SQLExpressionParser``, by ``precedence``)
+    /// and types its tree.
+    mutating func expression(_ scope: Scope) -> ExprType {
+        var parser = SQLExpressionParser(tokens: tokens, position: position)
+        let tree = parser.expression()
+        position = parser.position
+        return typeOf(tree, scope)
+    }
+
+    /// The type of an expression tree; parameters' uses are recorded in source order.
+    mutating func typeOf(_ expression: SQLExpression, _ scope: Scope) -> ExprType {
+        switch expression.node {
+        case .not(let operand):
+            let operand = typeOf(operand, scope)
             var type = ExprType.of(.bool, optional: operand.optional && operand.parameter == nil)
             type.aggregate = operand.aggregate
             return type
-        case .predicates:
-            return predicates(scope, level: level)
-        case .binary(let operators):
-            var left = expression(scope, level: level + 1)
-            while let (combination, width) = binaryOperator(operators) {
-                position += width
-                let right = expression(scope, level: level + 1)
-                left = combine(combination, left, right)
+        case .binary(_, let combination, let left, let right):
+            let left = typeOf(left, scope)
+            let right = typeOf(right, scope)
+            return combine(combination, left, right)
+        case .equality, .isTest, .nullTest, .match, .between, .inList, .inSelect, .inTable:
+            return predicate(expression, scope)
+        case .prefix(let op, let operand):
+            var operand = typeOf(operand, scope)
+            operand.origin = nil
+            if operand.parameter != nil { return .unknown("a signed parameter") }
+            if !Self.isNumeric(operand.base), !operand.isNull {
+                return operand.untyped != nil ? operand : .unknown("a sign before a value that is not a number")
             }
-            return left
-        }
-    }
-
-    /// The operator at the current token among `operators`, and how many tokens it spans
-    /// (the tokenizer reads `->` as `-` `>`).
-    func binaryOperator(_ operators: [String: Combination]) -> (Combination, Int)? {
-        guard let token = current else { return nil }
-        switch token.kind {
-        case .word:
-            return operators[token.upper].map { ($0, 1) }
-        case .symbol:
-            if token.value == "-", let next = peek(1), next.kind == .symbol, next.value == ">" || next.value == ">>",
-               let json = operators["-" + next.value] {
-                return (json, 2)
-            }
-            return operators[token.value].map { ($0, 1) }
+            if operand.base == .bool { operand.base = .int }
+            if op == "~" { operand.base = .int }
+            return operand
+        case .collate(let operand, _):
+            return typeOf(operand, scope)
         default:
-            return nil
+            return primary(expression, scope)
         }
     }
 
@@ -121,82 +120,59 @@ extension QueryTyper {
         return type
     }
 
-    /// The predicates of `precedence[level]`; their operands are of the next level.
-    mutating func predicates(_ scope: Scope, level: Int) -> ExprType {
-        var left = expression(scope, level: level + 1)
-        while let token = current {
-            let start = position
-            var negated = false
-            if token.kind == .word && token.upper == "NOT" {
-                negated = true
-                position += 1
-            }
-            guard let op = current else { break }
-            if op.kind == .symbol, ["=", "==", "!=", "<>"].contains(op.value), !negated {
-                position += 1
-                let right = expression(scope, level: level + 1)
-                left = compare(left, right)
-            } else if op.kind == .word, op.upper == "IS", !negated {
-                position += 1
-                _ = accept("NOT")
-                if accept("DISTINCT") { _ = accept("FROM") }
-                let right = expression(scope, level: level + 1)
-                inferEach(left, right, optional: true)
-                left = ExprType.of(.bool, optional: false)
-            } else if op.kind == .word, op.upper == "ISNULL" || op.upper == "NOTNULL" || op.upper == "NULL" && negated {
-                position += 1
-                left = ExprType.of(.bool, optional: false)
-            } else if op.kind == .word, ["LIKE", "GLOB", "MATCH", "REGEXP"].contains(op.upper) {
-                position += 1
-                let right = expression(scope, level: level + 1)
-                use(left.parameter, left.parameterToken, as: .of(.text, optional: false))
-                use(right.parameter, right.parameterToken, as: .of(.text, optional: false))
-                if accept("ESCAPE") { _ = expression(scope, level: level + 1) }
-                left = ExprType.of(.bool, optional: (left.optional && left.parameter == nil) || (right.optional && right.parameter == nil))
-            } else if op.kind == .word, op.upper == "BETWEEN" {
-                position += 1
-                let low = expression(scope, level: level + 1)
-                _ = accept("AND")
-                let high = expression(scope, level: level + 1)
-                inferEach(left, low)
-                inferEach(left, high)
-                left = ExprType.of(.bool, optional: [left, low, high].contains { $0.optional && $0.parameter == nil })
-            } else if op.kind == .word, op.upper == "IN" {
-                position += 1
-                left = inList(left, scope)
-            } else {
-                position = start
-                break
-            }
-        }
-        return left
-    }
-
-    mutating func inList(_ left: ExprType, _ scope: Scope) -> ExprType {
-        guard acceptSymbol("(") else {
-            // IN table-name or IN table-function(…)
-            _ = name()
-            if acceptSymbol("(") {
-                skip(until: [])
-                _ = acceptSymbol(")")
-            }
+    /// A predicate of the `.predicates` level.
+    mutating func predicate(_ expression: SQLExpression, _ scope: Scope) -> ExprType {
+        switch expression.node {
+        case .equality(let left, let right):
+            let left = typeOf(left, scope)
+            let right = typeOf(right, scope)
+            return compare(left, right)
+        case .isTest(let left, let right):
+            let left = typeOf(left, scope)
+            let right = typeOf(right, scope)
+            inferEach(left, right, optional: true)
+            return ExprType.of(.bool, optional: false)
+        case .nullTest(let operand):
+            _ = typeOf(operand, scope)
+            return ExprType.of(.bool, optional: false)
+        case .match(let left, let right, let escape):
+            let left = typeOf(left, scope)
+            let right = typeOf(right, scope)
+            use(left.parameter, left.parameterToken, as: .of(.text, optional: false))
+            use(right.parameter, right.parameterToken, as: .of(.text, optional: false))
+            if let escape { _ = typeOf(escape, scope) }
+            return ExprType.of(.bool, optional: (left.optional && left.parameter == nil) || (right.optional && right.parameter == nil))
+        case .between(let value, let low, let high):
+            let left = typeOf(value, scope)
+            let low = typeOf(low, scope)
+            let high = typeOf(high, scope)
+            inferEach(left, low)
+            inferEach(left, high)
+            return ExprType.of(.bool, optional: [left, low, high].contains { $0.optional && $0.parameter == nil })
+        case .inList(let left, let elements, _):
+            let left = typeOf(left, scope)
+            for element in elements { inferEach(left, typeOf(element, scope)) }
             return ExprType.of(.bool, optional: left.optional && left.parameter == nil)
-        }
-        if isKeyword("SELECT") || isKeyword("WITH") || isKeyword("VALUES") {
-            let selected = select(Scope(parent: scope))
-            _ = acceptSymbol(")")
+        case .inSelect(let left, let subquery):
+            let left = typeOf(left, scope)
+            let selected = select(subquery, scope)
             if let first = selected.columns.first { inferEach(left, first.type) }
             return ExprType.of(.bool, optional: left.optional && left.parameter == nil)
+        case .inTable(let left, _, _):
+            let left = typeOf(left, scope)
+            return ExprType.of(.bool, optional: left.optional && left.parameter == nil)
+        default:
+            return primary(expression, scope)
         }
-        while current != nil, !isSymbol(")") {
-            let start = position
-            let element = expression(scope)
-            inferEach(left, element)
-            if position == start { position += 1 }
-            if !acceptSymbol(",") { break }
-        }
-        _ = acceptSymbol(")")
-        return ExprType.of(.bool, optional: left.optional && left.parameter == nil)
+    }
+
+    /// Types the subquery `subquery` (in a scope inside `scope`) where it is in the tokens.
+    mutating func select(_ subquery: SQLExpression.Subquery, _ scope: Scope) -> Selected {
+        let saved = position
+        position = subquery.tokens.lowerBound
+        let selected = select(Scope(parent: scope))
+        position = saved
+        return selected
     }
 
     /// A parameter on one side takes the other side's type.
@@ -244,24 +220,6 @@ extension QueryTyper {
             type = .of(.double, optional: optional)
         }
         type.aggregate = left.aggregate || right.aggregate
-        return type
-    }
-
-    mutating func unary(_ scope: Scope) -> ExprType {
-        if let token = current, token.kind == .symbol, ["-", "+", "~"].contains(token.value) {
-            position += 1
-            var operand = unary(scope)
-            operand.origin = nil
-            if operand.parameter != nil { return .unknown("a signed parameter") }
-            if !Self.isNumeric(operand.base), !operand.isNull {
-                return operand.untyped != nil ? operand : .unknown("a sign before a value that is not a number")
-            }
-            if operand.base == .bool { operand.base = .int }
-            if token.value == "~" { operand.base = .int }
-            return operand
-        }
-        let type = primary(scope)
-        while accept("COLLATE") { _ = name() }
         return type
     }
 

@@ -57,43 +57,18 @@ extension QueryTyper {
     /// Aggregate functions (outside a window, and `min`/`max` with one argument).
     static let aggregates: Set<String> = ["COUNT", "SUM", "TOTAL", "AVG", "MIN", "MAX", "GROUP_CONCAT", "STRING_AGG"]
 
-    mutating func function(_ scope: Scope) -> ExprType {
-        guard let nameToken = current else { return .unknown("a function") }
-        let function = nameToken.upper
-        position += 2
+    /// The type of a function call's tree: its arguments (and their `ORDER BY` terms) and
+    /// `FILTER` condition typed in order, then the call by ``functions``.
+    mutating func function(_ call: SQLExpression.Call, _ scope: Scope) -> ExprType {
+        let function = call.function
         var arguments: [ExprType] = []
-        var star = false
-        _ = accept("DISTINCT")
-        if acceptSymbol("*") { star = true }
-        while current != nil, !isSymbol(")") {
-            let start = position
-            arguments.append(expression(scope))
-            if accept("ORDER") {
-                _ = accept("BY")
-                skipTyped(scope, until: [])
-            }
-            if position == start { position += 1 }
-            if !acceptSymbol(",") { break }
+        for argument in call.arguments {
+            arguments.append(typeOf(argument.value, scope))
+            for term in argument.orderBy { _ = typeOf(term, scope) }
         }
-        _ = acceptSymbol(")")
-        if accept("FILTER") {
-            if acceptSymbol("(") {
-                _ = accept("WHERE")
-                _ = expression(scope)
-                _ = acceptSymbol(")")
-            }
-        }
-        var isWindow = false
-        if accept("OVER") {
-            isWindow = true
-            if acceptSymbol("(") {
-                skip(until: [])
-                _ = acceptSymbol(")")
-            } else {
-                _ = name()
-            }
-        }
-        var type = typeOfCall(function, arguments, star: star)
+        if let filter = call.filter { _ = typeOf(filter, scope) }
+        let isWindow = call.window != nil
+        var type = typeOfCall(function, arguments, star: call.star)
         type.origin = nil
         type.aggregate = Self.aggregates.contains(function) && !isWindow && !(["MIN", "MAX"].contains(function) && arguments.count > 1)
             || arguments.contains { $0.aggregate }

@@ -1,26 +1,26 @@
 import Strata
 
-// Primary expressions: literals, parameters, subqueries, column references, CASE and CAST.
+// Primary expressions: literals, parameters, subqueries, column references, CASE and CAST,
+// typed from their trees (``SQLExpression``).
 extension QueryTyper {
     // MARK: - Primary expressions
 
-    mutating func primary(_ scope: Scope) -> ExprType {
-        guard let token = current else { return .unknown("a missing expression") }
-        let index = position
-        switch token.kind {
-        case .number:
-            position += 1
-            let text = token.upper
-            let isReal = !text.hasPrefix("0X") && (text.contains(".") || text.contains("E"))
+    /// The type of a primary expression's tree (a literal, parameter, subquery, column reference,
+    /// CASE, CAST or function call).
+    mutating func primary(_ expression: SQLExpression, _ scope: Scope) -> ExprType {
+        let index = expression.tokens.lowerBound
+        switch expression.node {
+        case .number(let isReal):
             return .of(isReal ? .double : .int, optional: false)
-        case .string:
-            position += 1
+        case .string, .currentTime:
             return .of(.text, optional: false)
         case .blob:
-            position += 1
             return .of(.blob, optional: false)
+        case .boolean:
+            return .of(.bool, optional: false)
+        case .null, .raise:
+            return .null
         case .parameter(let name):
-            position += 1
             var type = ExprType(base: nil, optional: false, untyped: "the parameter :\(name)", parameter: name, parameterToken: index)
             if let declared = parameterTypes[name], !declared.isList {
                 type.base = declared.type
@@ -29,84 +29,40 @@ extension QueryTyper {
             }
             return type
         case .otherParameter:
-            position += 1
             return .unknown("a parameter that is not :name")
-        case .symbol:
-            if token.value == "(" {
-                position += 1
-                if isKeyword("SELECT") || isKeyword("WITH") || isKeyword("VALUES") {
-                    let selected = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                    guard var type = selected.columns.first?.type else { return .unknown("an empty subquery") }
-                    type.origin = nil
-                    type.aggregate = false
-                    if !selected.alwaysOneRow { type.optional = true }
-                    return type
-                }
-                var type = expression(scope)
-                if acceptSymbol(",") {
-                    skip(until: [])
-                    type = .unknown("a row value")
-                }
-                _ = acceptSymbol(")")
-                return type
-            }
-            return .unknown("'\(token.value)'")
-        case .identifier:
-            return columnReference(scope)
-        case .word:
-            switch token.upper {
-            case "NULL":
-                position += 1
-                return .null
-            case "TRUE", "FALSE":
-                position += 1
-                return .of(.bool, optional: false)
-            case "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME":
-                position += 1
-                return .of(.text, optional: false)
-            case "EXISTS":
-                position += 1
-                if acceptSymbol("(") {
-                    _ = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                }
-                return .of(.bool, optional: false)
-            case "NOT" where isKeyword("EXISTS", 1):
-                position += 2
-                if acceptSymbol("(") {
-                    _ = select(Scope(parent: scope))
-                    _ = acceptSymbol(")")
-                }
-                return .of(.bool, optional: false)
-            case "CASE":
-                return caseExpression(scope)
-            case "CAST":
-                return cast(scope)
-            case "RAISE":
-                position += 1
-                if acceptSymbol("(") {
-                    skip(until: [])
-                    _ = acceptSymbol(")")
-                }
-                return .null
-            default:
-                if isSymbol("(", 1) { return function(scope) }
-                if Self.operatorWords.contains(token.upper) || Self.clauseWords.contains(token.upper) {
-                    return .unknown("'\(token.value)'")
-                }
-                return columnReference(scope)
-            }
+        case .subquery(let subquery):
+            let selected = select(subquery, scope)
+            guard var type = selected.columns.first?.type else { return .unknown("an empty subquery") }
+            type.origin = nil
+            type.aggregate = false
+            if !selected.alwaysOneRow { type.optional = true }
+            return type
+        case .parenthesized(let inner):
+            return typeOf(inner, scope)
+        case .rowValue(let first, _):
+            _ = typeOf(first, scope)
+            return .unknown("a row value")
+        case .exists(let subquery):
+            if let subquery { _ = select(subquery, scope) }
+            return .of(.bool, optional: false)
+        case .column(let parts):
+            return columnReference(parts.map { tokens[$0].value }, scope)
+        case .caseWhen(let base, let branches, let otherwise):
+            return caseExpression(base, branches, otherwise, scope)
+        case .cast(let operand, let typeName, _):
+            return cast(operand, typeName, scope)
+        case .function(let call):
+            return function(call, scope)
+        case .missing(let reason):
+            return .unknown(reason)
+        case .unread:
+            return .unknown("'\(tokens[index].value)'")
+        case .not, .binary, .prefix, .collate, .equality, .isTest, .nullTest, .match, .between, .inList, .inSelect, .inTable:
+            return typeOf(expression, scope)
         }
     }
 
-    mutating func columnReference(_ scope: Scope) -> ExprType {
-        guard let first = name() else { return .unknown("a missing expression") }
-        var parts = [first]
-        while isSymbol("."), let next = peek(1), next.kind == .word || next.kind == .identifier {
-            position += 2
-            parts.append(next.value)
-        }
+    mutating func columnReference(_ parts: [String], _ scope: Scope) -> ExprType {
         let column = parts[parts.count - 1].lowercased()
         let qualifier = parts.count >= 2 ? parts[parts.count - 2].lowercased() : nil
         var searched: Scope? = scope
@@ -128,43 +84,27 @@ extension QueryTyper {
         return .unknown("'\(parts.joined(separator: "."))', which the analysis cannot resolve")
     }
 
-    mutating func caseExpression(_ scope: Scope) -> ExprType {
-        position += 1
-        var base: ExprType?
-        if !isKeyword("WHEN") { base = expression(scope) }
-        var branches: [ExprType] = []
-        var hasElse = false
+    mutating func caseExpression(_ base: SQLExpression?, _ branches: [(condition: SQLExpression, value: SQLExpression)],
+                                 _ otherwise: SQLExpression?, _ scope: Scope) -> ExprType {
+        let base = base.map { typeOf($0, scope) }
+        var values: [ExprType] = []
         var aggregate = base?.aggregate ?? false
-        while accept("WHEN") {
-            let condition = expression(scope)
+        for branch in branches {
+            let condition = typeOf(branch.condition, scope)
             if let base { inferEach(base, condition) }
             aggregate = aggregate || condition.aggregate
-            _ = accept("THEN")
-            branches.append(expression(scope))
+            values.append(typeOf(branch.value, scope))
         }
-        if accept("ELSE") {
-            hasElse = true
-            branches.append(expression(scope))
-        }
-        _ = accept("END")
-        var type = Self.common(branches, typer: &self)
-        if !hasElse { type.optional = true }
-        type.aggregate = aggregate || branches.contains { $0.aggregate }
+        if let otherwise { values.append(typeOf(otherwise, scope)) }
+        var type = Self.common(values, typer: &self)
+        if otherwise == nil { type.optional = true }
+        type.aggregate = aggregate || values.contains { $0.aggregate }
         type.origin = nil
         return type
     }
 
-    mutating func cast(_ scope: Scope) -> ExprType {
-        position += 1
-        guard acceptSymbol("(") else { return .unknown("CAST") }
-        let operand = expression(scope)
-        _ = accept("AS")
-        var typeName = ""
-        while let token = current, !(token.kind == .symbol && token.value == ")") {
-            typeName += token.upper + " "
-            position += 1
-        }
-        _ = acceptSymbol(")")
+    mutating func cast(_ operand: SQLExpression, _ typeName: String, _ scope: Scope) -> ExprType {
+        let operand = typeOf(operand, scope)
         // SQLite's affinity rules (sqlite.org/datatype3.html, 3.1).
         let base: ColumnType?
         if typeName.contains("INT") {

@@ -124,13 +124,10 @@ extension QueryTyper {
 
     /// Types expressions separated by commas until a stop word, for their parameters.
     mutating func skipTyped(_ scope: Scope, until stops: Set<String>) {
-        while let token = current {
-            if token.kind == .symbol && token.value == ")" { return }
-            if token.kind == .word, stops.contains(token.upper) || Self.clauseWords.contains(token.upper) { return }
-            let start = position
-            _ = expression(scope)
-            if position == start { position += 1 }
-        }
+        var parser = SQLExpressionParser(tokens: tokens, position: position)
+        let terms = parser.terms(until: stops)
+        position = parser.position
+        for term in terms { _ = typeOf(term, scope) }
     }
 
     static let clauseWords: Set<String> = [

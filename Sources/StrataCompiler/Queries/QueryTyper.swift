@@ -1,6 +1,8 @@
 import Strata
 /// The structural pass of the query analysis: a small walk over the statement's tokens
-/// (``SQLTokenizer/expressionTokens(of:)``) that decides what SQLite's metadata does not say —
+/// (``SQLTokenizer/expressionTokens(of:)``) — each expression parsed once into an
+/// ``SQLExpression`` tree (``SQLExpressionParser``) and typed from the tree — that decides what
+/// SQLite's metadata does not say —
 /// the type and nullability of each result
 /// expression (outer joins, aggregates, CASE, COALESCE, CAST, arithmetic, subqueries, UNION,
 /// window functions) and the type of each `:name` parameter from where it is used.
@@ -8,7 +10,7 @@ import Strata
 /// A pure function of the SQL text and the schema: ``QueryTyper/type(_:schema:parameterTypes:)``.
 /// It never reports errors itself; what it cannot type comes back with a reason, and the
 /// analyzer decides what is an error.
-struct QueryTyper {
+struct QueryTyper: SQLTokenCursor {
     /// The type of an expression.
     struct ExprType {
         /// The base type; nil when unknown or a NULL literal.
@@ -124,48 +126,15 @@ struct QueryTyper {
 
     // MARK: - Helpers
 
-    var current: SQLToken? { position < tokens.count ? tokens[position] : nil }
-    func peek(_ offset: Int = 0) -> SQLToken? {
-        let index = position + offset
-        return index >= 0 && index < tokens.count ? tokens[index] : nil
-    }
-    func isKeyword(_ word: String, _ offset: Int = 0) -> Bool {
-        guard let token = peek(offset) else { return false }
-        return token.kind == .word && token.upper == word
-    }
-    func isSymbol(_ symbol: String, _ offset: Int = 0) -> Bool {
-        guard let token = peek(offset) else { return false }
-        return token.kind == .symbol && token.value == symbol
-    }
-    mutating func accept(_ word: String) -> Bool {
-        if isKeyword(word) { position += 1; return true }
-        return false
-    }
-    mutating func acceptSymbol(_ symbol: String) -> Bool {
-        if isSymbol(symbol) { position += 1; return true }
-        return false
-    }
+    /// Reading stops at the end of the statement's tokens.
+    var end: Int { tokens.count }
+
     /// A name: a bare word or a quoted identifier (also a string used as a name).
     mutating func name() -> String? {
         guard let token = current, token.kind == .word || token.kind == .identifier || token.kind == .string else { return nil }
         position += 1
         if token.kind == .string { return String(token.value.dropFirst().dropLast()) }
         return token.value
-    }
-
-    /// Skips to the end of a balanced group or to one of `stops` at depth 0.
-    mutating func skip(until stops: Set<String>) {
-        var depth = 0
-        while let token = current {
-            if token.kind == .symbol && token.value == "(" { depth += 1 }
-            if token.kind == .symbol && token.value == ")" {
-                if depth == 0 { return }
-                depth -= 1
-            }
-            if depth == 0, token.kind == .word, stops.contains(token.upper) { return }
-            if depth == 0, token.kind == .symbol, stops.contains(token.value) { return }
-            position += 1
-        }
     }
 
     mutating func use(_ parameter: String?, _ token: Int?, as type: ExprType, optional: Bool? = nil) {

@@ -345,9 +345,10 @@ enum SQLTokenizer {
         return result
     }
 
-    /// Whether `sql` mentions the identifier `name` anywhere.
-    /// (The `x` of a blob literal `x'00'` and the names of parameters are no mention.)
+    /// Whether `sql` mentions the identifier `name` anywhere, by its expression tree
+    /// (``SQLExpressionTree/mentions(_:)``: the `x` of a blob literal `x'00'`, the names of
+    /// parameters and the keywords an expression reads are no mention).
     static func mentions(_ sql: String, name: String) -> Bool {
-        expressionTokens(of: sql).contains { $0.isName(name) }
+        SQLExpressionTree(parsing: sql).mentions(name)
     }
 }
