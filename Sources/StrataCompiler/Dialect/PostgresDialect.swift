@@ -75,31 +75,13 @@ package struct PostgresDialect: SQLDialect {
     /// `sql`, a fragment written for SQLite, with each unquoted name of `names` quoted as
     /// declared (SQLite matches names without regard to case, PostgreSQL folds an unquoted name
     /// to lower case, and the DDL quotes every name: `authorId = 1` → `"authorId" = 1`) and each
-    /// parameter of `parameters` numbered (`:id` → `$1`). Function calls, literals (`x'00'`) and
-    /// other parameters (`@x`, `?1`) are left alone.
+    /// parameter of `parameters` numbered (`:id` → `$1`). Function calls, keywords, literals
+    /// (`x'00'`) and other parameters (`@x`, `?1`) are left alone: the rewriting walks the
+    /// expression tree (``SQLExpressionTree``), not the tokens.
     package func fragment(_ sql: String, names: [String], parameters: [String: ParameterSlot]) -> String {
-        let tokens = SQLTokenizer.expressionTokens(of: sql)
-        var result = ""
-        var position = sql.startIndex
-        for (offset, token) in tokens.enumerated() {
-            let replacement: String
-            switch token.kind {
-            case .word:
-                guard let name = names.first(where: { token.isName($0) }) else { continue }
-                let isCall = offset + 1 < tokens.count && tokens[offset + 1].text == "("
-                if isCall { continue }
-                replacement = SQLRenderer.quoteIdentifier(name)
-            case .parameter(let name):
-                guard let slot = parameters[name] else { continue }
-                replacement = slot.codec.postgresPlaceholder(slot.number)
-            default:
-                continue
-            }
-            result += sql[position..<token.range.lowerBound]
-            result += replacement
-            position = token.range.upperBound
+        SQLExpressionTree(parsing: sql).rendered(quoting: names, with: SQLRenderer.quoteIdentifier) { name in
+            parameters[name].map { $0.codec.postgresPlaceholder($0.number) }
         }
-        return result + sql[position...]
     }
 
     package func tableOptions(_ table: Table, in schema: Schema) -> String { "" }

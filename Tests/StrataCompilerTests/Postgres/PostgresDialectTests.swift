@@ -219,6 +219,14 @@ import Testing
             == #""authorId" = :authorId AND length("title") > 0 AND "authorId" > 1"#)
     }
 
+    /// A whole view statement is rewritten by the expression tree as the token rewriting did:
+    /// the schema's names quoted as declared wherever they are names, keywords and calls kept.
+    @Test func aViewsStatementQuotesTheSchemasNames() {
+        let view = SQLObject(name: "AuthorBooks", sql: "SELECT authorId, count(*) AS books, max(createdAt) AS latest FROM Book WHERE title <> '' GROUP BY authorId ORDER BY authorId")
+        let sql = PostgresRenderer.quotingNames(SQLRenderer.createViewSQL(view), names: ["Book", "authorId", "title", "createdAt"])
+        #expect(sql == #"CREATE VIEW "AuthorBooks" AS SELECT "authorId", count(*) AS books, max("createdAt") AS latest FROM "Book" WHERE "title" <> '' GROUP BY "authorId" ORDER BY "authorId""#)
+    }
+
     /// A column named `x` is not the `x` of a blob literal, nor the name of a parameter.
     @Test func namesInsideLiteralsAndParametersAreLeftAlone() {
         #expect(PostgresRenderer.quotingNames("X = x'00' AND x <> X'ff' AND x = @x AND x = ?x AND x = $x AND x = :x", names: ["X"])
