@@ -26,6 +26,8 @@ package protocol ValueCodec: Sendable {
     var nestedEnum: (name: String, values: [String])? { get }
     /// The Swift type named in the schema (an enum's or json's `swiftType`), or nil.
     var declaredSwiftType: String? { get }
+    /// A Swift literal of this type for an example call in a doc comment (`1`, `""`), `…` when none is short.
+    var exampleArgument: String { get }
     /// What a diagram notes about the type (an enum's values, a json's Swift type), or nil.
     var diagramNote: String? { get }
 
@@ -89,6 +91,7 @@ extension ValueCodec {
     package func swiftType(in table: Table) -> String { memberType }
     package var nestedEnum: (name: String, values: [String])? { nil }
     package var declaredSwiftType: String? { nil }
+    package var exampleArgument: String { "…" }
     package var diagramNote: String? { nil }
     package var convertedReader: String? { nil }
     package func sqliteBind(_ value: String, isOptional: Bool, at index: Int) -> String {
@@ -114,11 +117,11 @@ extension ColumnType {
     package func codec(dateFormat: DateStorage? = nil) -> any ValueCodec {
         switch self {
         case .int:
-            PlainCodec("int", swift: "Int", sqlite: "INTEGER", postgres: "BIGINT", reader: "int", decode: { $0.int.map { .value(.integer($0)) } ?? .expected("an integer", hint: nil) }) {
+            PlainCodec("int", swift: "Int", sqlite: "INTEGER", postgres: "BIGINT", reader: "int", example: "1", decode: { $0.int.map { .value(.integer($0)) } ?? .expected("an integer", hint: nil) }) {
                 if case .integer(let number) = $0 { String(number) } else { nil }
             }
         case .double:
-            PlainCodec("double", swift: "Double", sqlite: "REAL", postgres: "DOUBLE PRECISION", reader: "double", decode: { $0.double.map { .value(.real($0)) } ?? .expected("a number", hint: nil) }) {
+            PlainCodec("double", swift: "Double", sqlite: "REAL", postgres: "DOUBLE PRECISION", reader: "double", example: "1.0", decode: { $0.double.map { .value(.real($0)) } ?? .expected("a number", hint: nil) }) {
                 switch $0 {
                 case .integer(let number): String(number)
                 case .real(let number): "\(number)"
@@ -129,7 +132,7 @@ extension ColumnType {
             }
         case .bool:
             PlainCodec(
-                "bool", swift: "Bool", sqlite: "INTEGER", postgres: "BOOLEAN", reader: "bool", checkedValues: "0, 1",
+                "bool", swift: "Bool", sqlite: "INTEGER", postgres: "BOOLEAN", reader: "bool", checkedValues: "0, 1", example: "true",
                 decode: { $0.bool.map { .value(.bool($0)) } ?? .expected("true or false", hint: nil) }
             ) {
                 switch $0 {
@@ -141,7 +144,7 @@ extension ColumnType {
                 if case .integer(let number) = $0 { number == 0 ? "FALSE" : "TRUE" } else { nil }
             }
         case .text:
-            PlainCodec("text", swift: "String", sqlite: "TEXT", postgres: "TEXT", reader: "string", decode: Self.decodeText) {
+            PlainCodec("text", swift: "String", sqlite: "TEXT", postgres: "TEXT", reader: "string", example: "\"\"", decode: Self.decodeText) {
                 if case .text(let text) = $0 { SwiftNames.stringLiteral(text) } else { nil }
             }
         case .blob:
@@ -205,6 +208,8 @@ struct PlainCodec: ValueCodec {
     /// Whether appending a value to `PostgresBindings` throws.
     let bindsThrowingOnPostgres: Bool
     let generatedKey: String?
+    /// The literal of an example argument (``ValueCodec/exampleArgument``).
+    let exampleArgument: String
     /// Reads a `default:` literal.
     let decode: @Sendable (YAMLNode) -> DefaultDecoding
     /// The initializer literal of a default, or nil when the type has none for it.
@@ -215,6 +220,7 @@ struct PlainCodec: ValueCodec {
     init(
         _ keyword: String, swift memberType: String, sqlite sqliteType: String, postgres postgresType: String, reader: String,
         validates: Bool = false, checkedValues: String? = nil, bindsThrowingOnPostgres: Bool = false, generatedKey: String? = nil,
+        example exampleArgument: String = "…",
         decode: @escaping @Sendable (YAMLNode) -> DefaultDecoding,
         literal: @escaping @Sendable (DefaultValue) -> String? = { _ in nil },
         postgresLiteral: @escaping @Sendable (DefaultValue) -> String? = { _ in nil }
@@ -222,6 +228,7 @@ struct PlainCodec: ValueCodec {
         (self.keyword, self.memberType, self.sqliteType, self.postgresType, self.reader) = (keyword, memberType, sqliteType, postgresType, reader)
         (self.validates, self.checkedValues, self.bindsThrowingOnPostgres) = (validates, checkedValues, bindsThrowingOnPostgres)
         (self.generatedKey, self.decode, self.literal, self.postgresLiteral) = (generatedKey, decode, literal, postgresLiteral)
+        self.exampleArgument = exampleArgument
     }
 
     func sqliteRead(at index: Int, names: String, in table: Table) -> (call: String, throwing: Bool) {

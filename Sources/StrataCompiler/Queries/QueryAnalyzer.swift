@@ -329,16 +329,14 @@ private struct Analysis {
 
     /// Whether a value of this type names types of its record: an enum, or json whose
     /// `swiftType` may use the record's enums.
+    /// Whether a value of `type` is a Swift type its table names (an `enum` nested in the record,
+    /// a `json` column's `swiftType`), so a query's value needs the table it came from.
     static func hasOwner(_ type: ColumnType) -> Bool {
-        switch type {
-        case .enumeration, .json: true
-        default: false
-        }
+        type.codec().declaredSwiftType != nil
     }
 
     static func isEnum(_ type: ColumnType) -> Bool {
-        if case .enumeration = type { return true }
-        return false
+        type.codec().nestedEnum != nil
     }
 
     static func describe(_ use: QueryTyper.Use) -> String {

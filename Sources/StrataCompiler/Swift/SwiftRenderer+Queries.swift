@@ -72,18 +72,7 @@ extension SwiftRenderer {
 
     static func exampleArguments(_ query: TypedQuery) -> String {
         query.parameters.map { parameter in
-            let value: String
-            if parameter.isList {
-                value = "[]"
-            } else {
-                switch parameter.valueType.type {
-                case .int: value = "1"
-                case .double: value = "1.0"
-                case .bool: value = "true"
-                case .text: value = "\"\""
-                default: value = "…"
-                }
-            }
+            let value = parameter.isList ? "[]" : parameter.valueType.type.codec().exampleArgument
             return "\(SwiftNames.argumentLabel(parameter.label)): \(value)"
         }.joined(separator: ", ")
     }
@@ -94,7 +83,7 @@ extension SwiftRenderer {
     func typeScope(_ type: TypedQuery.ValueType) -> Table {
         var scope = Table(recordName: type.enumOwner ?? "")
         if let owner = type.enumOwner, let table = schema.table(named: owner) {
-            scope.columns = table.columns.filter { if case .enumeration = $0.type { true } else { false } }
+            scope.columns = table.columns.filter { $0.codec.nestedEnum != nil }
         }
         return scope
     }
