@@ -153,6 +153,62 @@ struct PostgresObservationRestartTests {
     }
 }
 
+/// A primary and a streaming standby of its own: the primary killed with SIGKILL (with all
+/// its processes), the standby promoted; the observation goes on from the new primary.
+@Suite(.postgreSQLInstalled)
+struct PostgresObservationFailoverTests {
+    @Test func anObservationKeepsDeliveringFromThePromotedStandby() async throws {
+        let primary = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
+        defer { primary.stop() }
+        let admin = try await PostgresDatabase(url: primary.url())
+        try await admin.withConnection { conn in
+            try await conn.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY, name TEXT)")
+            try await conn.execute(sql: PostgresNotifyTriggers.installSQL(tables: ["item"]))
+        }
+        try await admin.close()
+        let standby = try await PostgresTestServer.offCooperativeThreads { try primary.makeStandby() }
+        defer { standby.stop() }
+        var configuration = try PostgresDatabase.Configuration(urls: [primary.url(), standby.url()])
+        configuration.failoverTimeout = .seconds(20)
+        configuration.connectTimeout = .seconds(2)
+        let pg = try await PostgresDatabase(configuration: configuration)
+        do {
+            try await observeAcrossTheFailover(pg, primary: primary, standby: standby)
+            try await pg.close()
+        } catch {
+            try? await pg.close()
+            throw error
+        }
+    }
+
+    func observeAcrossTheFailover(_ pg: PostgresDatabase, primary: PostgresTestServer, standby: PostgresTestServer) async throws {
+        do {
+            let received = Received<Int>()
+            let task = Task { try await received.consume(pg.observe(PostgresObservationTests.itemCount(Counter()))) }
+            defer { task.cancel() }
+            _ = try await received.waitFor { $0 == 0 }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (1, 'on the first primary')") }
+            _ = try await received.waitFor { $0 == 1 }
+            // The standby has the row before the primary dies (the replication is asynchronous).
+            let reader = try await PostgresDatabase(url: standby.url() + "?target_session_attrs=any")
+            try await eventually("the standby replays the first row") {
+                try await reader.read { conn in try await conn.query(sql: "SELECT count(*)::bigint FROM item")[0].decode(Int.self) } == 1
+            }
+            try await reader.close()
+            try primary.killAll()
+            try await PostgresTestServer.offCooperativeThreads { try standby.promote() }
+            let promoted = try await PostgresDatabase(url: standby.url())
+            try await promoted.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (2, 'on the promoted standby')") }
+            try await promoted.close()
+            _ = try await received.waitFor(timeout: .seconds(30)) { $0 == 2 }
+            try await eventually("a LISTEN connection to the new primary") { try await listeners(pg) == 1 }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (3, 'later')") }
+            _ = try await received.waitFor { $0 == 3 }
+            #expect(await pg.currentHost.port == standby.port)
+        }
+    }
+}
+
 // MARK: Helpers
 
 /// Runs `body` with a new database holding `item` and `other`, both with the `strata_notify`

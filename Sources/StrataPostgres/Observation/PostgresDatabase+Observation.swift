@@ -58,7 +58,7 @@ extension PostgresDatabase {
     }
 }
 
-/// The sequence ``PostgresDatabase/observe(_:)-5x3ly`` returns: the observed value now, then
+/// The sequence `PostgresDatabase.observe(_:)` returns: the observed value now, then
 /// after each commit that changed what it read. Each iteration runs its own observation.
 public struct PostgresValueObservation<Value: Sendable>: AsyncSequence, Sendable {
     /// The observed value.
