@@ -62,6 +62,28 @@ struct PostgresObservationTests {
         }
     }
 
+    @Test func anObservedViewIsRefetchedAfterACommitToItsTable() async throws {
+        try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
+            try await pg.withConnection { conn in
+                try await conn.execute(sql: "CREATE VIEW named AS SELECT id FROM item WHERE name IS NOT NULL; CREATE VIEW named_twice AS SELECT id FROM named")
+            }
+            let fetches = Counter()
+            let received = Received<Int>()
+            let task = Task {
+                try await received.consume(pg.observe { conn in
+                    fetches.increment()
+                    return try await conn.query(sql: "SELECT count(*)::bigint FROM named_twice")[0].decode(Int.self)
+                })
+            }
+            defer { task.cancel() }
+            _ = try await received.waitFor { $0 == 0 }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO other VALUES (1)") }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (1, 'a')") }
+            _ = try await received.waitFor { $0 == 1 }
+            #expect(fetches.value == 2, "the commit to another table made the observer of a view fetch")
+        }
+    }
+
     @Test func commitsDuringAFetchFoldIntoOneRefetch() async throws {
         try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
             let fetches = Counter()
