@@ -128,6 +128,20 @@ struct PostgresObservationTests {
         }
     }
 
+    @Test func closingTheDatabaseEndsItsObservations() async throws {
+        let pg = try await PostgresTestServer.current().makeDatabase()
+        try await pg.withConnection { conn in try await conn.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY, name TEXT)") }
+        let received = Received<Int>()
+        let task = Task { try await received.consume(pg.observe(Self.itemCount(Counter()))) }
+        _ = try await received.waitFor { $0 == 0 }
+        try await pg.close()
+        try await task.value
+        #expect(await received.ended)
+        await #expect(throws: StrataError.self) {
+            for try await _ in pg.observe(Self.itemCount(Counter())) {}
+        }
+    }
+
     @Test func aKilledListenConnectionIsReplacedAndTheGapRefetched() async throws {
         try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
             let fetches = Counter()
@@ -297,6 +311,10 @@ actor Received<Value: Sendable & Equatable> {
     private(set) var values: [Value] = []
     private var times: [Date] = []
     private var failure: (any Error)?
+    /// Whether the sequence ended without an error.
+    private(set) var ended = false
+
+    func end() { ended = true }
 
     func append(_ value: Value) {
         values.append(value)
@@ -309,6 +327,7 @@ actor Received<Value: Sendable & Equatable> {
     nonisolated func consume<S: AsyncSequence & Sendable>(_ observation: S) async throws where S.Element == Value {
         do {
             for try await value in observation { await append(value) }
+            await end()
         } catch {
             await fail(error)
             throw error
