@@ -84,6 +84,27 @@ struct PostgresObservationTests {
         }
     }
 
+    @Test func aTableWhoseNameNeedsQuotingIsObserved() async throws {
+        let table = #"Order "Items""#
+        let quoted = #""Order ""Items""""#
+        try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
+            try await pg.withConnection { conn in
+                try await conn.execute(sql: "CREATE TABLE \(quoted) (id BIGINT PRIMARY KEY)")
+                try await conn.execute(sql: PostgresNotifyTriggers.createTriggerSQL(table: table))
+            }
+            let received = Received<Int>()
+            let task = Task {
+                try await received.consume(pg.observe { conn in
+                    try await conn.query(sql: "SELECT count(*)::bigint FROM \(quoted)")[0].decode(Int.self)
+                })
+            }
+            defer { task.cancel() }
+            _ = try await received.waitFor { $0 == 0 }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO \(quoted) VALUES (1)") }
+            _ = try await received.waitFor { $0 == 1 }
+        }
+    }
+
     @Test func commitsDuringAFetchFoldIntoOneRefetch() async throws {
         try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
             let fetches = Counter()
