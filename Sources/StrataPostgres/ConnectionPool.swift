@@ -88,6 +88,13 @@ actor ConnectionPool {
         }
     }
 
+    /// A connection of its own, outside the pool's count and never lent (the observers'
+    /// `LISTEN` connection): to the first host that qualifies, trying for `failoverTimeout`.
+    func openDedicated() async throws -> (PostgresConnection, PostgresDatabase.Configuration.Host) {
+        guard !isClosed else { throw StrataError.misuse("the PostgresDatabase is closed") }
+        return try await connect(until: ContinuousClock().now.advanced(by: configuration.failoverTimeout))
+    }
+
     /// Waits until a slot may be free, the pool closes, or `deadline`.
     private func waitForSlot(until deadline: ContinuousClock.Instant) async {
         nextWaiterID += 1

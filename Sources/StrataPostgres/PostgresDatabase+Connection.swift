@@ -24,6 +24,9 @@ extension PostgresDatabase {
         public let host: Configuration.Host
         /// How long the client waits for the answer to one statement; nil: as long as it takes.
         let answerTimeout: Duration?
+        /// Where the SQL of each statement run through this connection is recorded (an
+        /// observation's fetch, to know which tables it read); nil: nowhere.
+        var recorder: StatementRecorder? = nil
 
         /// Runs `statement` and returns every row it produced, decoded by the statement.
         public func fetchAll<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> sending [Statement.Row] {
@@ -108,6 +111,7 @@ extension PostgresDatabase {
         /// postgres-nio ends it.
         private func bounded<R: Sendable>(sql: String, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
             // postgres-nio drops a statement written to a closed channel without failing it.
+            recorder?.record(sql)
             guard !underlying.isClosed else {
                 throw StrataError(kind: .connection, message: "the connection to \(host) is closed", sql: sql)
             }

@@ -45,6 +45,8 @@ public final class PostgresDatabase: Sendable {
     /// Where and how this database connects.
     public let configuration: Configuration
     let pool: ConnectionPool
+    /// The `LISTEN` connection that observations share.
+    let changeListener: ChangeListener
 
     /// Connects to the database that `url` names (see ``Configuration/init(url:)``): several
     /// comma-separated hosts are tried in order for failover. It opens one connection to a
@@ -64,7 +66,9 @@ public final class PostgresDatabase: Sendable {
         guard configuration.maximumConnections > 0 else { throw StrataError.misuse("maximumConnections must be at least 1") }
         BrokenPipe.ignored
         self.configuration = configuration
-        pool = try ConnectionPool(configuration: configuration, logger: logger ?? Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let logger = logger ?? Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        pool = try ConnectionPool(configuration: configuration, logger: logger)
+        changeListener = ChangeListener(pool: pool, logger: logger, failoverTimeout: configuration.failoverTimeout)
         try await pool.warmUp()
     }
 
@@ -179,6 +183,7 @@ public final class PostgresDatabase: Sendable {
     /// Closes the idle connections; the ones in use are closed as their calls return. Calls
     /// after this one fail with `StrataError.Kind.misuse`.
     public func close() async throws {
+        await changeListener.close()
         try await pool.close()
     }
 }
