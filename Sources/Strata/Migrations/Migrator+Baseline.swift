@@ -10,7 +10,7 @@ extension Migrator {
     ///
     /// It creates the history table and adds one row to it, and changes nothing else: unlike a
     /// migration it leaves `PRAGMA user_version` as it was (the history table is the record).
-    public func recordAsApplied(_ migration: Migration, on conn: Connection) throws {
+    package func recordAsApplied(_ migration: Migration, on conn: Connection) throws {
         if let refusal = try baselineRefusal(conn) {
             throw StrataError(kind: .migrationRefused, message: refusal)
         }
@@ -25,7 +25,7 @@ extension Migrator {
     /// Why a baseline of the database open on `conn` would be refused before its structure is
     /// compared: it already has a migration history, or a `user_version` another tool set.
     /// nil when nothing stands in the way.
-    public func baselineRefusal(_ conn: Connection) throws -> String? {
+    package func baselineRefusal(_ conn: Connection) throws -> String? {
         let status = try status(conn)
         if !status.applied.isEmpty {
             return "the database already has a migration history (version \(status.currentVersion)): baseline only a database no migration was applied to"
@@ -46,7 +46,7 @@ extension Migrator {
     /// `application_id` and page size stay as they were). Throws a `migrationRefused` error,
     /// changing nothing, when there is no migration 0001, when ``baselineRefusal(_:)`` refuses,
     /// or when `check` finds differences.
-    public func baseline(
+    package func baseline(
         fileAt path: String, busyTimeout: TimeInterval = 10, check: (Connection) throws -> [String]
     ) throws -> Migration {
         guard let first = migrations.first, first.version == 1 else {

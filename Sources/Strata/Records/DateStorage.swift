@@ -35,12 +35,12 @@ public enum DateStorage: String, Sendable, CaseIterable {
     }
 
     /// Whether the format stores an integer (``unixSeconds``, ``unixMilliseconds``).
-    public var isInteger: Bool { self == .unixSeconds || self == .unixMilliseconds }
+    package var isInteger: Bool { self == .unixSeconds || self == .unixMilliseconds }
 
     /// The SQL expression of the current time in this format (for `default: now`). Sub-second
     /// formats go through `julianday('now')` (millisecond precision), which SQLite before 3.42
     /// (no `unixepoch('subsec')`) also has.
-    public var nowSQL: String {
+    package var nowSQL: String {
         switch self {
         case .iso8601: "(strftime('%Y-%m-%d %H:%M:%f', 'now'))"
         case .unixSeconds: "(unixepoch())"

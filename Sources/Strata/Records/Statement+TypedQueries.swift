@@ -6,16 +6,16 @@ import Foundation
 extension Connection {
     /// Why a statement did not prepare: SQLite's message and the UTF-8 byte offset in the SQL
     /// of the token it points at (`sqlite3_error_offset`), when it points at one.
-    public struct PrepareFailure: Error, Sendable {
+    package struct PrepareFailure: Error, Sendable {
         /// SQLite's message.
-        public var message: String
+        package var message: String
         /// The byte offset of the offending token, or nil.
-        public var offset: Int?
+        package var offset: Int?
     }
 
     /// Prepares the first statement of `sql`, keeping where SQLite says an error is; returns
     /// the statement and the UTF-8 byte offset where the text after it starts.
-    public func prepareFirstStatementLocatingErrors(sql: String) -> Result<(statement: Statement, tailOffset: Int), PrepareFailure> {
+    package func prepareFirstStatementLocatingErrors(sql: String) -> Result<(statement: Statement, tailOffset: Int), PrepareFailure> {
         var statement: OpaquePointer?
         var consumed = 0
         let code = sql.withCString { text -> Int32 in
@@ -38,7 +38,7 @@ extension Connection {
 extension Statement {
     /// The table a result column is read from (`sqlite3_column_table_name`), or nil for an
     /// expression.
-    public func columnTableName(at index: Int32) -> String? {
+    package func columnTableName(at index: Int32) -> String? {
         #if SQLCipher && !SystemSQLite
         ColumnMetadata.tableName?(handle, index).map { String(cString: $0) }
         #else
@@ -48,7 +48,7 @@ extension Statement {
 
     /// The table column a result column is read from (`sqlite3_column_origin_name`), or nil
     /// for an expression.
-    public func columnOriginName(at index: Int32) -> String? {
+    package func columnOriginName(at index: Int32) -> String? {
         #if SQLCipher && !SystemSQLite
         ColumnMetadata.originName?(handle, index).map { String(cString: $0) }
         #else

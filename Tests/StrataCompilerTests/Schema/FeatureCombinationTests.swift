@@ -11,7 +11,7 @@ import Testing
     /// WITHOUT ROWID + strict: false + composite key + cascade, search on a text key + expires,
     /// restrict, setDefault, noAction, a view, a trigger and a typed query.
     static let composeSchema = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("StrataReliabilityTests/Composition/Compose.schema.yml")
 
     /// A schema with an expiring `Session` and a `Message` whose `sessionId` references it

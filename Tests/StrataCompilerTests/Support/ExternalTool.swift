@@ -36,7 +36,7 @@ enum ExternalTool {
         return try StrataExecutable.capture(process, input: Data((input ?? "").utf8))
     }
 
-    /// The repository's root directory (this file is Tests/StrataCompilerTests/Editor/…).
+    /// The repository's root directory (this file is Tests/StrataCompilerTests/Support/…).
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }

@@ -4,7 +4,7 @@ import Testing
 
 enum Paths {
     static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let library = packageRoot.appendingPathComponent("schemas/Library.schema.yml").path
 }
 

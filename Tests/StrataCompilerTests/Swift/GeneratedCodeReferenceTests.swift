@@ -8,7 +8,7 @@ import Testing
 /// `Fixtures/Generated/<Name>.swift`. A mismatch prints a unified diff;
 /// `STRATA_UPDATE_FIXTURES=1` rewrites the expected files on purpose.
 enum GeneratedFixtures {
-    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let directory = testsDirectory.appendingPathComponent("Fixtures/Generated")
     static let schemasDirectory = testsDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("schemas")
 

@@ -5,7 +5,7 @@ import Testing
 /// The catalogue of broken schemas: each `Fixtures/Broken/<case>.schema.yml` has a
 /// `<case>.expected` with the exact diagnostics. `STRATA_UPDATE_FIXTURES=1` rewrites them.
 enum BrokenFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Broken")
 
     static func names() -> [String] {

@@ -1,0 +1,1 @@
+../../../Plugins/StrataPlugin/OutputFileName.swift

@@ -1,1 +1,0 @@
-../../Plugins/StrataPlugin/OutputFileName.swift
