@@ -81,7 +81,10 @@ private actor Ledger {
 /// ONE `PostgresDatabase` configured with both ports, while the primary is killed (SIGKILL to
 /// every process of the server at once, as a crash of its machine) or
 /// frozen (SIGSTOP, for longer than the deadline) and the standby promoted, round after round:
-/// after each round the dead primary's port gets a new standby of the new primary.
+/// after each round the dead primary's port gets a new standby of the new primary, made
+/// synchronous by `makeStandbysSynchronous(verifiedWith:)`, which returns only once a commit
+/// on the primary is seen waiting for that standby (seeing it as `sync` in
+/// `pg_stat_replication` was not enough: see `PostgresSynchronousStandbyTests`).
 ///
 /// Every call is watched (deadline + margin): 0 hung calls. Every failure is a typed
 /// `StrataError` in the server's or the client's words. Every acknowledged write (two rows,
@@ -111,27 +114,6 @@ struct PostgresFailoverTests {
     /// a margin for a busy machine.
     static let callLimit = failoverTimeout + connectTimeout + (queryTimeout + .seconds(1)) * 6 + .seconds(15)
 
-    /// Makes `primary`'s standbys synchronous and waits until one streams synchronously.
-    static func makeSynchronous(_ primary: PostgresTestServer) async throws {
-        let admin = try await PostgresDatabase(url: primary.url())
-        defer { Task { try? await admin.close() } }
-        try await admin.withConnection { conn in
-            try await conn.execute(sql: "ALTER SYSTEM SET synchronous_standby_names = '*'")
-            try await conn.execute(sql: "ALTER SYSTEM SET synchronous_commit = 'on'")
-            try await conn.execute(sql: "SELECT pg_reload_conf()")
-        }
-        // Bounded: 300 checks, 50 ms apart.
-        for _ in 0..<300 {
-            let synchronous = try await admin.read { conn in
-                try await conn.query(sql: "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync' AND state = 'streaming'")[0]
-                    .decode(Int.self) == 1
-            }
-            if synchronous { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw SetupError(message: "the standby of \(primary.port) did not become a synchronous streaming standby")
-    }
-
     @Test func noAcknowledgedWriteIsLostAndNoCallHangsAcrossRepeatedKillsAndFreezes() async throws {
         let clock = ContinuousClock()
         let testStart = clock.now
@@ -140,7 +122,7 @@ struct PostgresFailoverTests {
         var standby = try await PostgresTestServer.offCooperativeThreads { try first.makeStandby() }
         var servers = [primary, standby]
         defer { for server in servers { server.stop() } }
-        try await Self.makeSynchronous(primary)
+        try await primary.makeStandbysSynchronous(verifiedWith: standby)
         do {
             let admin = try await PostgresDatabase(url: primary.url())
             try await admin.write { conn in
@@ -249,9 +231,7 @@ struct PostgresFailoverTests {
                 freezes += 1
             } else {
                 // The whole server at once, as a crash of its machine (killing the postmaster
-                // alone leaves its backends and WAL sender running for a moment). The long mode
-                // (200 rounds) has lost one acknowledged write per run with either kind of kill:
-                // see docs/Reliability.md; not yet explained.
+                // alone leaves its backends and WAL sender running for a moment).
                 try primary.killAll()
             }
             let promoting = standby
@@ -289,7 +269,7 @@ struct PostgresFailoverTests {
             servers = [newPrimary, newStandby]
             primary = newPrimary
             standby = newStandby
-            try await Self.makeSynchronous(primary)
+            try await primary.makeStandbysSynchronous(verifiedWith: standby)
             rebuildTimes.append(clock.now - rebuildStart)
             completedRounds += 1
         }
@@ -346,12 +326,6 @@ struct PostgresFailoverTests {
             #expect(!text.contains("Generic description"), "\(text)")
         }
     }
-}
-
-/// The test cluster did not get ready.
-private struct SetupError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
 
 /// A flag set once, read from any task.
