@@ -26,6 +26,10 @@ private actor Ledger {
     var failoverTimes: [Duration] = []
     var failoverTimesAfterKills: [Duration] = []
     var failoverTimesAfterFreezes: [Duration] = []
+    /// The same for reads: the first read answered by the new primary after each fault.
+    private(set) var firstReadOnNewPrimary: Duration?
+    var readFailoverTimesAfterKills: [Duration] = []
+    var readFailoverTimesAfterFreezes: [Duration] = []
 
     func newID() -> Int {
         nextID += 1
@@ -46,6 +50,7 @@ private actor Ledger {
         newPrimaryPort = port
         faultIsFreeze = freeze
         firstWriteOnNewPrimary = nil
+        firstReadOnNewPrimary = nil
     }
 
     func failed(_ error: any Error) {
@@ -67,6 +72,14 @@ private actor Ledger {
 
     func read(ok: Bool) {
         if ok { reads += 1 } else { failedReads += 1 }
+    }
+
+    func read(port: Int, at instant: ContinuousClock.Instant) {
+        reads += 1
+        if let faultAt, port == newPrimaryPort, firstReadOnNewPrimary == nil {
+            firstReadOnNewPrimary = instant - faultAt
+            if faultIsFreeze { readFailoverTimesAfterFreezes.append(instant - faultAt) } else { readFailoverTimesAfterKills.append(instant - faultAt) }
+        }
     }
 
     func hungRead() { hangs += 1 }
@@ -191,13 +204,16 @@ struct PostgresFailoverTests {
             workers.append(Task {
                 while !stop.isSet {
                     let result = await watched("a read", limit: limit) {
-                        try await pg.read { conn in try await conn.query(sql: "SELECT count(*) FROM pair_a")[0].decode(Int.self) }
+                        try await pg.read { conn in
+                            _ = try await conn.query(sql: "SELECT count(*) FROM pair_a")[0].decode(Int.self)
+                            return conn.host.port
+                        }
                     }
                     switch result {
                     case nil:
                         await ledger.hungRead()
-                    case .success?:
-                        await ledger.read(ok: true)
+                    case .success(let port)?:
+                        await ledger.read(port: port, at: clock.now)
                     case .failure(let error as StrataError)? where error.kind == .connection:
                         await ledger.read(ok: false)
                         try? await Task.sleep(for: .milliseconds(20))
@@ -244,10 +260,14 @@ struct PostgresFailoverTests {
                 }
                 try await admin.close()
             }
-            // Bounded: the first write on the new primary within 60 s.
-            while await ledger.firstWriteOnNewPrimary == nil {
+            // Bounded: the first write and the first read on the new primary within 60 s (after a
+            // freeze too: calls stuck on the frozen host give their slots back).
+            while true {
+                let written = await ledger.firstWriteOnNewPrimary != nil
+                let read = await ledger.firstReadOnNewPrimary != nil
+                if written && read { break }
                 guard clock.now - faultAt < .seconds(60) else {
-                    Issue.record("round \(round): no write reached the new primary within 60 s")
+                    Issue.record("round \(round): no write or no read reached the new primary within 60 s")
                     break rounds
                 }
                 try await Task.sleep(for: .milliseconds(5))
@@ -305,6 +325,8 @@ struct PostgresFailoverTests {
         }
         let afterKills = spread(await ledger.failoverTimesAfterKills)
         let afterFreezes = spread(await ledger.failoverTimesAfterFreezes)
+        let readTimesAfterKills = await ledger.readFailoverTimesAfterKills
+        let readTimesAfterFreezes = await ledger.readFailoverTimesAfterFreezes
         print(
             """
             failover: \(completedRounds) rounds (\(freezes) freezes, \(completedRounds - freezes) kills) in \(ms(clock.now - testStart)); \
@@ -313,6 +335,7 @@ struct PostgresFailoverTests {
             \(await ledger.failedAttempts) failed attempts retried; \(await ledger.reads) reads, \(await ledger.failedReads) failed reads; \
             \(hangs) hung calls; \(unexpected.count) unexpected errors; \
             first write on the new primary after a kill: \(afterKills), after a freeze: \(afterFreezes); \
+            first read there after a kill: \(spread(readTimesAfterKills)), after a freeze: \(spread(readTimesAfterFreezes)); \
             rebuilding a standby: median \(ms(rebuildTimes.isEmpty ? nil : rebuildTimes.sorted()[rebuildTimes.count / 2]))
             """)
         #expect(completedRounds == Self.rounds)
@@ -322,6 +345,8 @@ struct PostgresFailoverTests {
         #expect(unexpected.isEmpty, "\(unexpected.prefix(10))")
         #expect(busy == 0, "connections still in use after every call returned: \(busy)")
         #expect(times.count == completedRounds)
+        #expect(readTimesAfterKills.count + readTimesAfterFreezes.count == completedRounds)
+        #expect(readTimesAfterFreezes.count == freezes, "reads did not recover after every freeze")
         for text in await ledger.errorTexts {
             #expect(!text.contains("Generic description"), "\(text)")
         }
