@@ -426,6 +426,8 @@ import Testing
         defer { server.stop() }
         let pages = try Self.pages().filter(Self.hasTopLevelTarget)
         #expect(pages.contains { $0.file == "README.md" } && pages.contains { $0.file == "docs/PostgreSQL.md" }, "\(pages.map(\.file))")
+        var ran: [String] = []
+        defer { print("documentation examples run: \(ran.joined(separator: ", "))") }
         for page in pages {
             let name = Self.topLevelTargetName(page.file)
             guard let program = build.executables[name] else {
@@ -438,7 +440,9 @@ import Testing
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let result = try ExternalTool.run(program.path, [folder.appendingPathComponent("docs.sqlite").path, server.url(), mode], in: folder)
                 #expect(result.status == 0, "\(page.file) (\(mode)) exited with \(result.status):\n\(result.stdout.suffix(2000))\n\(result.stderr.suffix(3000))")
-                for snippet in page.snippets where Self.runs(snippet) {
+                let runnable = page.snippets.filter(Self.runs)
+                ran.append("\(page.file) \(mode): \(runnable.filter { result.stdout.contains("ran \($0.file):\($0.line) (\(mode))") }.count) of \(runnable.count)")
+                for snippet in runnable {
                     #expect(result.stdout.contains("ran \(snippet.file):\(snippet.line) (\(mode))"),
                             "\(snippet.file):\(snippet.line) did not run (\(mode)):\n\(result.stdout.suffix(2000))\n\(result.stderr.suffix(2000))")
                 }
