@@ -42,7 +42,11 @@ extension PostgresTestServer {
     /// commit must be seen waiting for it (`wait_event = 'SyncRep'`), and must finish once the
     /// standby is thawed. A primary that acknowledges the probe without its standby fails here
     /// with ``TestServerError``.
-    public func makeStandbysSynchronous(verifiedWith standby: PostgresTestServer) async throws {
+    ///
+    /// Returns whether commits already waited before the barrier (the same probe, run first):
+    /// false when the old check alone would have let commits through unreplicated.
+    @discardableResult
+    public func makeStandbysSynchronous(verifiedWith standby: PostgresTestServer) async throws -> Bool {
         var configuration = try PostgresDatabase.Configuration(url: url())
         configuration.queryTimeout = .seconds(20)
         let admin = try await PostgresDatabase(configuration: configuration)
@@ -54,9 +58,14 @@ extension PostgresTestServer {
                 try await conn.execute(sql: "SELECT pg_reload_conf()")
             }
             try await waitUntilStreamingSynchronously(admin)
+            let waitedBefore = try await probeSynchronousCommit(admin, standby: standby)
             try await admin.withConnection { conn in try await conn.execute(sql: "CHECKPOINT") }
-            try await probeSynchronousCommit(admin, standby: standby)
+            guard try await probeSynchronousCommit(admin, standby: standby) else {
+                throw TestServerError(
+                    message: "the primary on port \(port) acknowledged a commit while its synchronous standby (port \(standby.port)) was frozen: commits do not wait for it")
+            }
             try await admin.close()
+            return waitedBefore
         } catch {
             try? await admin.close()
             throw error
@@ -76,9 +85,10 @@ extension PostgresTestServer {
         throw TestServerError(message: "the standby of \(port) did not become a synchronous streaming standby")
     }
 
-    /// With `standby` frozen, a commit on this primary must wait for it (seen in
-    /// `pg_stat_activity` as `wait_event = 'SyncRep'`, bounded: 10 s) and end once it thaws.
-    func probeSynchronousCommit(_ admin: PostgresDatabase, standby: PostgresTestServer) async throws {
+    /// With `standby` frozen, commits on this primary and whether it waits for the standby (seen
+    /// in `pg_stat_activity` as `wait_event = 'SyncRep'`, bounded: 10 s; then it ends once the
+    /// standby thaws): true; false when the commit was acknowledged without the standby.
+    func probeSynchronousCommit(_ admin: PostgresDatabase, standby: PostgresTestServer) async throws -> Bool {
         let backend = Mutex<Int32?>(nil)
         let finished = Mutex(false)
         try standby.freeze()
@@ -114,11 +124,10 @@ extension PostgresTestServer {
         try standby.thaw()
         thawed = true
         try await probe.value
-        guard waiting else {
-            throw TestServerError(
-                message: finished.withLock({ $0 })
-                    ? "the primary on port \(port) acknowledged a commit while its synchronous standby (port \(standby.port)) was frozen: commits do not wait for it"
-                    : "a commit on port \(port) was not seen waiting for its standby (port \(standby.port)) within 10 s")
+        if waiting { return true }
+        guard finished.withLock({ $0 }) else {
+            throw TestServerError(message: "a commit on port \(port) was not seen waiting for its standby (port \(standby.port)) within 10 s")
         }
+        return false
     }
 }
