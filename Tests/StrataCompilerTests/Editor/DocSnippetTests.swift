@@ -290,14 +290,17 @@ import Testing
             }
             if postgres { code = withDocsURLs(code) }
             let arguments = postgres ? "db: db, pg: pg" : "db: db"
-            let call = fileLevel ? "MainActorExamples\(number)().runExample(\(arguments))" : "MainActorExample\(number)().run(\(arguments))"
+            // `run` is `async` only when the example awaits (see `source(of:librarySchema:)`).
+            let call = fileLevel
+                ? "try await MainActorExamples\(number)().runExample(\(arguments))"
+                : (snippet.code.contains("await ") ? "try await " : "try ") + "MainActorExample\(number)().run(\(arguments))"
             body += "\n// \(snippet.file):\(snippet.line)\ndo {\n"
             if postgres {
                 body += "    let pg = try await docsDatabase(admin: docsAdmin, url: CommandLine.arguments[2], name: \"docs_\\(mode == \"top-level\" ? \"t\" : \"m\")_\(number)\")\n"
             }
             body += "    if mode == \"top-level\" {\n"
             if postgres { body += "        _ = pg\n" }
-            body += "        do {\n" + code + "        }\n    } else {\n        try await \(call)\n    }\n"
+            body += "        do {\n" + code + "        }\n    } else {\n        \(call)\n    }\n"
             if postgres { body += "    try await pg.close()\n" }
             body += "    print(\"ran \(snippet.file):\(snippet.line) (\\(mode))\")\n}\n"
         }
