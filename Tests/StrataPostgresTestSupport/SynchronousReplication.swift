@@ -6,6 +6,17 @@ import Synchronization
     import Glibc
 #endif
 
+/// What ``PostgresTestServer/makeStandbysSynchronous(verifiedWith:)`` saw.
+public struct SynchronousSetup: Sendable {
+    /// Whether commits already waited for the standby before the `CHECKPOINT` barrier (the same
+    /// probe, run first): false when seeing `sync` in `pg_stat_replication` alone would have let
+    /// commits through unreplicated.
+    public var waitedBeforeTheBarrier: Bool
+    /// What the primary showed each time a probe after the barrier was acknowledged without the
+    /// standby (then repeated); empty when the first one waited.
+    public var probesFailedAfterTheBarrier: [String] = []
+}
+
 extension PostgresTestServer {
     /// The ids of this server's child processes whose title (`postgres: checkpointer`,
     /// `postgres: walsender …`, from /proc/PID/cmdline) contains `role`.
@@ -43,10 +54,13 @@ extension PostgresTestServer {
     /// standby is thawed. A primary that acknowledges the probe without its standby fails here
     /// with ``TestServerError``.
     ///
-    /// Returns whether commits already waited before the barrier (the same probe, run first):
-    /// false when the old check alone would have let commits through unreplicated.
+    /// A probe that fails after the barrier is repeated (barrier and probe again, 200 ms apart,
+    /// at most 20 times) with what the primary showed noted in
+    /// ``SynchronousSetup/probesFailedAfterTheBarrier``: the round goes on only once a probe
+    /// commit has been seen waiting. (The 2nd 200-round run with the barrier alone failed here
+    /// once, after about 100 rounds: the barrier does not explain everything.)
     @discardableResult
-    public func makeStandbysSynchronous(verifiedWith standby: PostgresTestServer) async throws -> Bool {
+    public func makeStandbysSynchronous(verifiedWith standby: PostgresTestServer) async throws -> SynchronousSetup {
         var configuration = try PostgresDatabase.Configuration(url: url())
         configuration.queryTimeout = .seconds(20)
         let admin = try await PostgresDatabase(configuration: configuration)
@@ -58,14 +72,27 @@ extension PostgresTestServer {
                 try await conn.execute(sql: "SELECT pg_reload_conf()")
             }
             try await waitUntilStreamingSynchronously(admin)
-            let waitedBefore = try await probeSynchronousCommit(admin, standby: standby)
-            try await admin.withConnection { conn in try await conn.execute(sql: "CHECKPOINT") }
-            guard try await probeSynchronousCommit(admin, standby: standby) else {
-                throw TestServerError(
-                    message: "the primary on port \(port) acknowledged a commit while its synchronous standby (port \(standby.port)) was frozen: commits do not wait for it")
+            var setup = SynchronousSetup(waitedBeforeTheBarrier: try await probeSynchronousCommit(admin, standby: standby))
+            for attempt in 1...20 {
+                try await admin.withConnection { conn in try await conn.execute(sql: "CHECKPOINT") }
+                if try await probeSynchronousCommit(admin, standby: standby) { break }
+                let shown = try await admin.read { conn in
+                    try await conn.query(
+                        sql: """
+                            SELECT pg_current_wal_lsn()::text || ' sync_standbys=' || current_setting('synchronous_standby_names') || ' ' ||
+                              coalesce((SELECT string_agg(application_name || ':' || coalesce(client_port::text, '?') || ':' || state || ':' || sync_state
+                                || ':flush=' || coalesce(flush_lsn::text, '-'), ', ') FROM pg_stat_replication), 'no standby')
+                            """)[0].decode(String.self)
+                }
+                setup.probesFailedAfterTheBarrier.append("port \(port), attempt \(attempt): \(shown)")
+                guard attempt < 20 else {
+                    throw TestServerError(
+                        message: "the primary on port \(port) acknowledged commits while its synchronous standby (port \(standby.port)) was frozen, 20 times: \(setup.probesFailedAfterTheBarrier)")
+                }
+                try await Task.sleep(for: .milliseconds(200))
             }
             try await admin.close()
-            return waitedBefore
+            return setup
         } catch {
             try? await admin.close()
             throw error

@@ -231,6 +231,8 @@ struct PostgresFailoverTests {
         /// Rounds where commits did not wait for the new standby yet when `pg_stat_replication`
         /// showed it as `sync` (what the harness relied on before its barrier).
         var windowsBeforeTheBarrier = 0
+        /// Probes that were acknowledged without the standby even after the barrier (then repeated).
+        var probesFailedAfterTheBarrier: [String] = []
         rounds: for round in 0..<Self.rounds {
             // Bounded: 60 s for this round's writes.
             let target = await ledger.acknowledged.count + Self.writesPerRound
@@ -292,7 +294,9 @@ struct PostgresFailoverTests {
             servers = [newPrimary, newStandby]
             primary = newPrimary
             standby = newStandby
-            if try await !primary.makeStandbysSynchronous(verifiedWith: standby) { windowsBeforeTheBarrier += 1 }
+            let setup = try await primary.makeStandbysSynchronous(verifiedWith: standby)
+            if !setup.waitedBeforeTheBarrier { windowsBeforeTheBarrier += 1 }
+            probesFailedAfterTheBarrier += setup.probesFailedAfterTheBarrier.map { "round \(round): \($0)" }
             rebuildTimes.append(clock.now - rebuildStart)
             completedRounds += 1
         }
@@ -340,7 +344,8 @@ struct PostgresFailoverTests {
             first write on the new primary after a kill: \(afterKills), after a freeze: \(afterFreezes); \
             first read there after a kill: \(spread(readTimesAfterKills)), after a freeze: \(spread(readTimesAfterFreezes)); \
             rebuilding a standby: median \(ms(rebuildTimes.isEmpty ? nil : rebuildTimes.sorted()[rebuildTimes.count / 2])); \
-            rounds where commits did not wait for the standby yet when pg_stat_replication said sync: \(windowsBeforeTheBarrier)
+            rounds where commits did not wait for the standby yet when pg_stat_replication said sync: \(windowsBeforeTheBarrier); \
+            probes acknowledged without the standby after the CHECKPOINT barrier (repeated): \(probesFailedAfterTheBarrier.count) \(probesFailedAfterTheBarrier.prefix(10))
             """)
         #expect(completedRounds == Self.rounds)
         #expect(lost.isEmpty, "acknowledged writes lost: \(lost.sorted().prefix(20))")

@@ -65,7 +65,8 @@ struct PostgresSynchronousStandbyTests {
         }
         let waitedBeforeTheBarrier = try await primary.makeStandbysSynchronous(verifiedWith: standby)
         try await release.value
-        #expect(!waitedBeforeTheBarrier, "the probe before the CHECKPOINT should have seen the window the held checkpointer leaves open")
+        #expect(!waitedBeforeTheBarrier.waitedBeforeTheBarrier, "the probe before the CHECKPOINT should have seen the window the held checkpointer leaves open")
+        #expect(waitedBeforeTheBarrier.probesFailedAfterTheBarrier.isEmpty, "\(waitedBeforeTheBarrier.probesFailedAfterTheBarrier)")
         checkpointerHeld = false
         #expect(clock.now - start >= .milliseconds(1500), "returned before the checkpointer could reload: \(clock.now - start)")
 
