@@ -125,7 +125,7 @@ let package = Package(
             dependencies: ["StrataPostgres", "StrataPostgresTestSupport", "StrataCompiler", "StrataTestSupport"],
             plugins: ["StrataPlugin"]
         ),
-        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler", "StrataTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "StrataCompilerTests", dependencies: ["StrataCompiler", "StrataTestSupport", "StrataPostgresTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrataIntegrationTests",
             dependencies: ["Strata", "StrataTestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import StrataPostgresTestSupport
 import Testing
 @testable import StrataCompiler
 
@@ -24,6 +25,16 @@ import Testing
 /// `main.swift` of an executable target of its own (`<target>Main`), where the code is
 /// main-actor isolated.
 ///
+/// README.md's examples and those of the pages about PostgreSQL also RUN, in both of those
+/// isolations (``documentationExamplesRun()``): each top-level target's program runs its
+/// examples one after the other, once as top-level code and once through the `@MainActor`
+/// classes, in a fresh folder, against a PostgreSQL server the test starts, each example with a
+/// new empty database of its own (a `"postgres://…"` literal in an example becomes
+/// `docsURL("postgres://…")`, which answers that database's URL when the test runs it and the
+/// literal otherwise). A statement example runs as it is; a declaration (a function, a type)
+/// runs through the code of the `<!-- run: CODE -->` line after its block (on those pages every
+/// declaration has one), with the declarations of the page's other examples in scope.
+///
 /// The nested build takes minutes on a small machine, so it runs under `CI=true` or with
 /// `STRATA_DOCS_TEST=1`; the extraction itself is checked on every run.
 @Suite(.serialized) struct DocSnippetTests {
@@ -37,6 +48,8 @@ import Testing
         var code: String
         /// The reason given in `<!-- not compiled: reason -->`, if any.
         var notCompiled: String?
+        /// The code of the `<!-- run: CODE -->` line after the block, if any: how a declaration runs.
+        var run: String? = nil
     }
 
     struct Page {
@@ -47,6 +60,7 @@ import Testing
     }
 
     static let marker = "<!-- not compiled:"
+    static let runMarker = "<!-- run:"
 
     /// README.md, docs/*.md and the DocC catalog's articles.
     static func pageFiles() throws -> [String] {
@@ -93,7 +107,13 @@ import Testing
                     reason = String(previous.dropFirst(marker.count).dropLast(previous.hasSuffix("-->") ? 3 : 0))
                         .trimmingCharacters(in: .whitespaces)
                 }
-                snippets.append(Snippet(file: file, line: index + 1, code: body, notCompiled: reason))
+                let next = lines[min(end + 1, lines.count)...].first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+                    .trimmingCharacters(in: .whitespaces) ?? ""
+                var run: String?
+                if next.hasPrefix(runMarker) {
+                    run = String(next.dropFirst(runMarker.count).dropLast(next.hasSuffix("-->") ? 3 : 0)).trimmingCharacters(in: .whitespaces)
+                }
+                snippets.append(Snippet(file: file, line: index + 1, code: body, notCompiled: reason, run: run))
             } else if language == "yaml", schema == nil,
                       body.components(separatedBy: "\n").contains(where: { $0.hasPrefix("database:") }),
                       body.components(separatedBy: "\n").contains(where: { $0.hasPrefix("tables:") }) {
@@ -132,7 +152,51 @@ import Testing
         #expect(snippets.filter { $0.notCompiled == nil }.count >= 12)
         // 11 since dateFormat: (docs/SchemaReference.md's Event example uses a table of no bundled schema).
         #expect(snippets.filter { $0.notCompiled != nil }.count <= 11, "mark fragments sparingly")
+        // On the pages whose examples run, every declaration says how it runs.
+        for page in try Self.pages() where Self.hasTopLevelTarget(page) {
+            for snippet in page.snippets where snippet.notCompiled == nil && Self.isFileLevel(snippet.code) {
+                #expect(snippet.run?.isEmpty == false, "\(snippet.file):\(snippet.line): a declaration on a page whose examples run needs a `<!-- run: CODE -->` line after its block")
+            }
+        }
+        #expect(try Self.pages().filter(Self.hasTopLevelTarget).flatMap(\.snippets).filter { Self.runs($0) }.count >= 8)
     }
+
+    /// Whether the program of a top-level target runs `snippet`: a statement example, or a
+    /// declaration with a `<!-- run: -->` line.
+    static func runs(_ snippet: Snippet) -> Bool {
+        snippet.notCompiled == nil && (!isFileLevel(snippet.code) || snippet.run != nil)
+    }
+
+    /// `code` with each `"postgres://…"` literal as `docsURL("postgres://…")`.
+    static func withDocsURLs(_ code: String) -> String {
+        var result = ""
+        var rest = Substring(code)
+        while let start = rest.range(of: "\"postgres://") {
+            guard let close = rest[start.upperBound...].firstIndex(of: "\"") else { break }
+            result += rest[..<start.lowerBound] + "docsURL(" + rest[start.lowerBound...close] + ")"
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// The helper behind ``withDocsURLs(_:)``, in every target of a page about PostgreSQL.
+    static let docsURLSource = """
+        /// The URL an example connects to: the one it documents, or the database that
+        /// DocSnippetTests made for it when it runs the example.
+        func docsURL(_ documented: String) -> String { DocsURL.current.value ?? documented }
+
+        /// The URL of the database of the example running now (set by the program of the top-level target).
+        final class DocsURL: @unchecked Sendable {
+            static let current = DocsURL()
+            private let lock = NSLock()
+            private var url: String?
+            var value: String? {
+                get { lock.withLock { url } }
+                set { lock.withLock { url = newValue } }
+            }
+        }
+
+        """
 
     /// The target name of a page: `Docs` + its file name, letters and digits only.
     static func targetName(_ file: String) -> String {
@@ -157,6 +221,7 @@ import Testing
             for line in snippet.code.components(separatedBy: "\n") {
                 if line.hasPrefix("import ") { imports.insert(line) } else { code += line + "\n" }
             }
+            if usesPostgres(page) { code = withDocsURLs(code) }
             if isFileLevel(code) {
                 body += code
             } else {
@@ -172,6 +237,12 @@ import Testing
                 // An extension cannot be a member: such an example stays at file level only.
                 if !code.components(separatedBy: "\n").contains(where: { $0.hasPrefix("extension ") }) {
                     body += "@MainActor final class MainActorExamples\(number) {\n" + code + "}\n\n"
+                    if let run = snippet.run {
+                        // How the top-level target's program runs it on the main actor.
+                        var parameters = librarySchema ? "db: Database, path: String, book: Book" : "db: Database"
+                        if usesPostgres(page) { parameters += ", pg: PostgresDatabase" }
+                        body += "extension MainActorExamples\(number) {\n    func runExample(\(parameters)) async throws {\n" + run + "\n    }\n}\n\n"
+                    }
                 }
             } else {
                 let effects = code.contains("await ") ? "async throws" : "throws"
@@ -180,6 +251,7 @@ import Testing
                 body += "@MainActor final class MainActorExample\(number) {\n    func run(\(parameters)) \(effects) {\n" + code + "}\n}\n\n"
             }
         }
+        if usesPostgres(page) { body += docsURLSource }
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
     }
 
@@ -190,30 +262,72 @@ import Testing
             && page.snippets.contains { $0.notCompiled == nil && !isFileLevel($0.code) }
     }
 
-    /// The `main.swift` of a page's top-level target: the examples that are statements, each in
-    /// a `do` block of top-level code, with `db` (and `pg`) as top-level values. It is compiled,
-    /// not run: the program stops before them.
+    /// The `main.swift` of a page's top-level target: each example that runs (see
+    /// ``runs(_:)``) in a `do` block of top-level code, run as top-level code or through its
+    /// `@MainActor` class (of `Examples.swift`, which the target holds too) as the third argument
+    /// says, with `db` (and `pg`, a new database for each example) in scope. Every build
+    /// compiles it; ``documentationExamplesRun()`` runs it:
+    /// `<program> <SQLite path> <PostgreSQL URL of a database to create others from> top-level|main-actor`.
     static func topLevelSource(of page: Page) -> String {
         var imports: Set<String> = ["import Foundation", "import Strata"]
+        let postgres = usesPostgres(page)
         var body = """
-            // Compiled, not run.
+            // Run by DocSnippetTests.documentationExamplesRun, compiled by every build.
             guard CommandLine.arguments.count > 3 else { exit(0) }
             let db = try Database(path: CommandLine.arguments[1])
+            let mode = CommandLine.arguments[3]
 
             """
-        if usesPostgres(page) {
+        if postgres {
             imports.insert("import StrataPostgres")
-            body += "let pg = try await PostgresDatabase(url: CommandLine.arguments[2])\n"
+            body += "let docsAdmin = try await PostgresDatabase(url: CommandLine.arguments[2])\n"
         }
-        for snippet in page.snippets where snippet.notCompiled == nil && !isFileLevel(snippet.code) {
-            body += "\n// \(snippet.file):\(snippet.line)\ndo {\n"
-            for line in snippet.code.components(separatedBy: "\n") {
-                if line.hasPrefix("import ") { imports.insert(line) } else { body += line + "\n" }
+        for (number, snippet) in page.snippets.enumerated() where runs(snippet) {
+            let fileLevel = isFileLevel(snippet.code)
+            var code = ""
+            for line in (fileLevel ? snippet.run ?? "" : snippet.code).components(separatedBy: "\n") {
+                if line.hasPrefix("import ") { imports.insert(line) } else { code += line + "\n" }
             }
-            body += "}\n"
+            if postgres { code = withDocsURLs(code) }
+            let arguments = postgres ? "db: db, pg: pg" : "db: db"
+            // `run` is `async` only when the example awaits (see `source(of:librarySchema:)`).
+            let call = fileLevel
+                ? "try await MainActorExamples\(number)().runExample(\(arguments))"
+                : (snippet.code.contains("await ") ? "try await " : "try ") + "MainActorExample\(number)().run(\(arguments))"
+            body += "\n// \(snippet.file):\(snippet.line)\ndo {\n"
+            if postgres {
+                body += "    let pg = try await docsDatabase(admin: docsAdmin, url: CommandLine.arguments[2], name: \"docs_\\(mode == \"top-level\" ? \"t\" : \"m\")_\(number)\")\n"
+            }
+            body += "    if mode == \"top-level\" {\n"
+            if postgres { body += "        _ = pg\n" }
+            body += "        do {\n" + code + "        }\n    } else {\n        \(call)\n    }\n"
+            if postgres { body += "    try await pg.close()\n" }
+            body += "    print(\"ran \(snippet.file):\(snippet.line) (\\(mode))\")\n}\n"
         }
+        if postgres { body += "try await docsAdmin.close()\n" }
         return imports.sorted().joined(separator: "\n") + "\n\n" + body
     }
+
+    /// The other file of a top-level target about PostgreSQL: a new empty database per example.
+    static let docsDatabaseSource = """
+        import Foundation
+        import StrataPostgres
+
+        /// Creates database `name` through `admin` (whose URL is `url`), makes `docsURL` answer
+        /// its URL and opens it.
+        func docsDatabase(admin: PostgresDatabase, url: String, name: String) async throws -> PostgresDatabase {
+            try await admin.withConnection { conn in try await conn.execute(sql: "CREATE DATABASE \\(name)") }
+            guard let slash = url.lastIndex(of: "/") else { throw DocsRunError(message: "no database in \\(url)") }
+            let own = url[..<slash] + "/" + name
+            DocsURL.current.value = own
+            return try await PostgresDatabase(url: own)
+        }
+
+        struct DocsRunError: Error {
+            var message: String
+        }
+
+        """
 
     /// The name of a page's top-level target.
     static func topLevelTargetName(_ file: String) -> String { targetName(file) + "Main" }
@@ -279,10 +393,14 @@ import Testing
                 // The same schema and migrations, and the examples as top-level code.
                 let main = root.appendingPathComponent("Sources/\(topLevelTargetName(page.file))")
                 try manager.createDirectory(at: main, withIntermediateDirectories: true)
-                for item in try manager.contentsOfDirectory(atPath: directory.path) where item != "Examples.swift" {
+                // The same schema, migrations and examples (their `@MainActor` classes run from main.swift).
+                for item in try manager.contentsOfDirectory(atPath: directory.path) {
                     try manager.copyItem(at: directory.appendingPathComponent(item), to: main.appendingPathComponent(item))
                 }
                 try topLevelSource(of: page).write(to: main.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+                if usesPostgres(page) {
+                    try docsDatabaseSource.write(to: main.appendingPathComponent("DocsDatabase.swift"), atomically: true, encoding: .utf8)
+                }
                 targets.append(topLevelTargetName(page.file))
             }
         }
@@ -297,5 +415,41 @@ import Testing
         let errors = build.lines(about: targets, containing: "error:")
         #expect(build.status == 0, "the nested build failed:\n\(build.lines(containing: "error:").prefix(40).joined(separator: "\n"))")
         #expect(errors.isEmpty, "the documentation's examples do not compile:\n\(errors.prefix(40).joined(separator: "\n"))")
+    }
+
+    /// The examples of README.md and of the pages about PostgreSQL run, as top-level code and
+    /// from `@MainActor` classes, against a PostgreSQL server started here (see the type's
+    /// documentation): every program exits with 0 and says it ran each of its examples.
+    @Test(.enabled(if: enabled && (PostgresTestServer.isInstalled || ExternalTool.isCI),
+                   "running the documentation's examples needs their nested build (CI=true or STRATA_DOCS_TEST=1) and PostgreSQL"))
+    func documentationExamplesRun() async throws {
+        let build = try await NestedPackage.shared.value
+        try #require(build.status == 0, "the nested build failed: see documentationExamplesCompile")
+        let server = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
+        defer { server.stop() }
+        let pages = try Self.pages().filter(Self.hasTopLevelTarget)
+        #expect(pages.contains { $0.file == "README.md" } && pages.contains { $0.file == "docs/PostgreSQL.md" }, "\(pages.map(\.file))")
+        var ran: [String] = []
+        defer { print("documentation examples run: \(ran.joined(separator: ", "))") }
+        for page in pages {
+            let name = Self.topLevelTargetName(page.file)
+            guard let program = build.executables[name] else {
+                Issue.record("no executable \(name) in the nested build")
+                continue
+            }
+            for mode in ["top-level", "main-actor"] {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-docs-run-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let result = try ExternalTool.run(program.path, [folder.appendingPathComponent("docs.sqlite").path, server.url(), mode], in: folder)
+                #expect(result.status == 0, "\(page.file) (\(mode)) exited with \(result.status):\n\(result.stdout.suffix(2000))\n\(result.stderr.suffix(3000))")
+                let runnable = page.snippets.filter(Self.runs)
+                ran.append("\(page.file) \(mode): \(runnable.filter { result.stdout.contains("ran \($0.file):\($0.line) (\(mode))") }.count) of \(runnable.count)")
+                for snippet in runnable {
+                    #expect(result.stdout.contains("ran \(snippet.file):\(snippet.line) (\(mode))"),
+                            "\(snippet.file):\(snippet.line) did not run (\(mode)):\n\(result.stdout.suffix(2000))\n\(result.stderr.suffix(2000))")
+                }
+            }
+        }
     }
 }

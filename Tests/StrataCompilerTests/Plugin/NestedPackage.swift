@@ -10,6 +10,9 @@ enum NestedPackage {
     struct Build: Sendable {
         var status: Int32
         var lines: [String]
+        /// The executables of the top-level targets (``DocSnippetTests``), copied out of the
+        /// package (which is removed) into a folder of their own: name → file.
+        var executables: [String: URL] = [:]
 
         /// The lines about one of `targets` (their sources and their generated files are in a
         /// folder named after the target).
@@ -37,7 +40,18 @@ enum NestedPackage {
         try manifest(name: "StrataNested", targets: targets, postgresTargets: postgresTargets, executableTargets: executableTargets)
             .write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let result = try await build(root, scratch: ".build-nested")
-        return Build(status: result.status, lines: (result.stdout + result.stderr).components(separatedBy: "\n"))
+        var executables: [String: URL] = [:]
+        if result.status == 0, !executableTargets.isEmpty {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-nested-bin-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in executableTargets {
+                let built = root.appendingPathComponent(".build-nested/debug/\(name)")
+                guard FileManager.default.fileExists(atPath: built.path) else { continue }
+                try FileManager.default.copyItem(at: built, to: folder.appendingPathComponent(name))
+                executables[name] = folder.appendingPathComponent(name)
+            }
+        }
+        return Build(status: result.status, lines: (result.stdout + result.stderr).components(separatedBy: "\n"), executables: executables)
     }
 
     /// The manifest of package `name` with one target per name in `targets`; those in
