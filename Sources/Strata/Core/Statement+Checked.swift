@@ -12,21 +12,13 @@ extension Statement {
     /// of seconds since 1970 (as other tools store them); anything else throws.
     @inlinable
     public func date(at index: Int32, table: String, column: String) throws -> Date {
-        do {
-            return try date(at: index)
-        } catch {
-            throw mismatch(at: index, table: table, column: column, expected: "a date")
-        }
+        try checked(at: index, table: table, column: column, expected: "a date") { try date(at: index) }
     }
 
     /// Column `index` as a UUID (canonical text or 16 bytes); anything else throws.
     @inlinable
     public func uuid(at index: Int32, table: String, column: String) throws -> UUID {
-        do {
-            return try uuid(at: index)
-        } catch {
-            throw mismatch(at: index, table: table, column: column, expected: "a UUID")
-        }
+        try checked(at: index, table: table, column: column, expected: "a UUID") { try uuid(at: index) }
     }
 
     /// Column `index` as a `String`-backed enum; a value that is not one of its cases throws.
@@ -51,6 +43,16 @@ extension Statement {
 
     // MARK: - Slow paths
     // The conversions SQLite itself would make live in Statement+Affinity.swift.
+
+    /// What `read` returns; any error it throws becomes the ``mismatch(at:table:column:expected:)`` error.
+    @inlinable
+    func checked<Value>(at index: Int32, table: String, column: String, expected: String, _ read: () throws -> Value) throws -> Value {
+        do {
+            return try read()
+        } catch {
+            throw mismatch(at: index, table: table, column: column, expected: expected)
+        }
+    }
 
     /// The decoding error for column `index` holding something other than `expected`.
     @usableFromInline

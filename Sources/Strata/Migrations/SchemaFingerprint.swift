@@ -92,17 +92,7 @@ public struct SchemaFingerprint: Sendable, Hashable {
     }
 
     static func escape(_ name: String) -> String {
-        var out = ""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        TextEscaping.backslashEscaped(name, quotes: false)
     }
 
     static func unescape(_ text: String) -> String {

@@ -7,13 +7,6 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
     /// The 1-based column.
     package var column: Int
 
-    /// Creates a location.
-    package init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
     /// `path:line:column`, the form compilers and editors understand.
     package var description: String { "\(file):\(line):\(column)" }
 

@@ -154,30 +154,25 @@ package enum DiagramRenderer {
 
     /// A quoted DOT identifier.
     static func dotID(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n", "\r": result += " "
-            default: result.append(character)
-            }
-        }
-        return result + "\""
+        "\"" + replacing(text, dotIDEscapes) + "\""
     }
 
     /// Text inside a DOT HTML label.
     static func html(_ text: String) -> String {
+        replacing(text, htmlEscapes)
+    }
+
+    /// What ``dotID(_:)`` writes for a character a quoted DOT identifier cannot hold as it is.
+    private static let dotIDEscapes: [Character: String] = ["\"": "\\\"", "\\": "\\\\", "\n": " ", "\r": " "]
+
+    /// What ``html(_:)`` writes for a character an HTML label cannot hold as it is.
+    private static let htmlEscapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "\n": " ", "\r": " "]
+
+    /// `text` with each character that is a key of `escapes` replaced by its value.
+    private static func replacing(_ text: String, _ escapes: [Character: String]) -> String {
         var result = ""
         for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n", "\r": result += " "
-            default: result.append(character)
-            }
+            if let escape = escapes[character] { result += escape } else { result.append(character) }
         }
         return result
     }

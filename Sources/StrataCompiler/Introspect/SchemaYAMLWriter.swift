@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 /// Renders an ``AdoptedSchema`` as a `<Name>.schema.yml` file: the last stage of
 /// `strata introspect`. The output is byte-stable: the same database gives the same text.
@@ -141,11 +142,7 @@ enum SchemaYAMLWriter {
     /// its escape, so that a comment never ends early or makes the file unreadable.
     static func printable(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: { $0 != "\t" && needsEscape($0) }) else { return String(text) }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar != "\t" && needsEscape(scalar) { result += escape(scalar) } else { result.unicodeScalars.append(scalar) }
-        }
-        return result
+        return TextEscaping.mapScalars(text) { $0 != "\t" && needsEscape($0) ? escape($0) : nil }
     }
 
     static func oneLine(_ text: String) -> String {
@@ -166,19 +163,7 @@ enum SchemaYAMLWriter {
             && text.unicodeScalars.first.map { $0 == "_" || $0.properties.isXIDStart } == true
             && text.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || $0.properties.isXIDContinue }
         if isPlain { return text }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where needsEscape(scalar): result += escape(scalar)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        return "\"" + TextEscaping.backslashEscaped(text) { needsEscape($0) ? escape($0) : nil } + "\""
     }
 
     /// Characters a YAML reader would not give back as they are when written raw: controls

@@ -76,41 +76,23 @@ package struct DatabaseTable: Hashable, Sendable {
     /// The SQL name.
     package var name: String
     /// Columns in table order.
-    package var columns: [DatabaseColumn]
+    package var columns: [DatabaseColumn] = []
     /// Primary key columns, in key order (empty for a rowid table without a declared key).
-    package var primaryKey: [String]
+    package var primaryKey: [String] = []
     /// `INTEGER PRIMARY KEY AUTOINCREMENT`.
-    package var isAutoincrement: Bool
+    package var isAutoincrement: Bool = false
     /// `STRICT`.
-    package var isStrict: Bool
+    package var isStrict: Bool = false
     /// `WITHOUT ROWID`.
-    package var isWithoutRowid: Bool
+    package var isWithoutRowid: Bool = false
     /// Foreign keys, in SQLite's order.
-    package var foreignKeys: [DatabaseForeignKey]
+    package var foreignKeys: [DatabaseForeignKey] = []
     /// UNIQUE constraints (column or table constraints), each as its column list.
-    package var uniqueConstraints: [[String]]
+    package var uniqueConstraints: [[String]] = []
     /// Normalized CHECK expressions of table constraints.
-    package var tableChecks: [String]
+    package var tableChecks: [String] = []
     /// The `CREATE TABLE` statement as stored in `sqlite_master`.
-    package var sql: String
-
-    /// Creates a table.
-    package init(
-        name: String, columns: [DatabaseColumn] = [], primaryKey: [String] = [], isAutoincrement: Bool = false,
-        isStrict: Bool = false, isWithoutRowid: Bool = false, foreignKeys: [DatabaseForeignKey] = [],
-        uniqueConstraints: [[String]] = [], tableChecks: [String] = [], sql: String = ""
-    ) {
-        self.name = name
-        self.columns = columns
-        self.primaryKey = primaryKey
-        self.isAutoincrement = isAutoincrement
-        self.isStrict = isStrict
-        self.isWithoutRowid = isWithoutRowid
-        self.foreignKeys = foreignKeys
-        self.uniqueConstraints = uniqueConstraints
-        self.tableChecks = tableChecks
-        self.sql = sql
-    }
+    package var sql: String = ""
 
     /// The column named `name` (as SQLite compares names).
     package func column(named name: String) -> DatabaseColumn? {
@@ -322,13 +304,6 @@ package struct DatabaseTrigger: Hashable, Sendable {
     package var table: String
     /// Its `CREATE TRIGGER` statement.
     package var sql: String
-
-    /// Creates a trigger.
-    package init(name: String, table: String, sql: String) {
-        self.name = name
-        self.table = table
-        self.sql = sql
-    }
 }
 
 /// A view, kept as SQL.
@@ -337,10 +312,4 @@ package struct DatabaseView: Hashable, Sendable {
     package var name: String
     /// Its `CREATE VIEW` statement.
     package var sql: String
-
-    /// Creates a view.
-    package init(name: String, sql: String) {
-        self.name = name
-        self.sql = sql
-    }
 }

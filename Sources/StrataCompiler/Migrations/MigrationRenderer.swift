@@ -1,3 +1,5 @@
+import Strata
+
 /// Renders a ``MigrationPlan`` as the text of a migration file: a header that says what the
 /// migration does, then its statements.
 ///
@@ -27,19 +29,17 @@ package enum MigrationRenderer {
     /// TABLE y; --"`) would end the comment and turn the rest of the name into SQL that runs
     /// with the migration, so line breaks and other control characters are written escaped.
     static func commentText(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
+        TextEscaping.mapScalars(text) { scalar in
             switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += " "
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": " "
             case _ where scalar.properties.generalCategory == .control
                 || scalar.properties.generalCategory == .lineSeparator
                 || scalar.properties.generalCategory == .paragraphSeparator:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
+                "\\u{\(String(scalar.value, radix: 16))}"
+            default: nil
             }
         }
-        return result
     }
 }

@@ -1,3 +1,5 @@
+import Strata
+
 /// Compact JSON text for a YAML node (a `json` column's default).
 enum JSONText {
     static func render(_ node: YAMLNode) -> String {
@@ -17,23 +19,11 @@ enum JSONText {
     }
 
     static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+        let escaped = TextEscaping.backslashEscaped(text) { scalar in
+            guard scalar.value < 0x20 else { return nil }
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
-        return result + "\""
+        return "\"" + escaped + "\""
     }
 }

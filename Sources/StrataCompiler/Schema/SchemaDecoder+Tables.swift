@@ -79,26 +79,33 @@ extension SchemaDecoder {
     }
 
     mutating func checkDuplicateColumns(_ table: Table, _ source: TableSource) {
-        var enumTypes: [String: String] = [:]
-        for (column, columnSource) in zip(table.columns, source.columns) {
-            guard case .enumeration(let swiftType, _) = column.type else { continue }
-            if let first = enumTypes[swiftType] {
-                error(columnSource.keyLocation,
-                      "enum column '\(column.name)' generates the type '\(swiftType)' that column '\(first)' already generates",
-                      hint: "set a different 'swiftType'")
-            } else {
-                enumTypes[swiftType] = column.name
-            }
+        rejectRepeated(in: table, source) { column -> String? in
+            guard case .enumeration(let swiftType, _) = column.type else { return nil }
+            return swiftType
+        } problem: { column, swiftType, first in
+            ("enum column '\(column.name)' generates the type '\(swiftType)' that column '\(first)' already generates",
+             "set a different 'swiftType'")
         }
-        var seen: [SQLName.Key: String] = [:]
+        rejectRepeated(in: table, source) { SQLName.key($0.sqlName) } problem: { column, _, first in
+            ("column '\(column.name)' has the same SQL name '\(column.sqlName)' as column '\(first)'",
+             "SQL names are case-insensitive for ASCII letters; set a different 'column:'")
+        }
+    }
+
+    /// Reports each column whose `key` an earlier column of `table` already has (a column whose
+    /// key is nil is skipped); `problem(column, key, earlier column's name)` gives the message and hint.
+    private mutating func rejectRepeated<Key: Hashable>(
+        in table: Table, _ source: TableSource, key: (Column) -> Key?,
+        problem: (Column, Key, String) -> (message: String, hint: String)
+    ) {
+        var first: [Key: String] = [:]
         for (column, columnSource) in zip(table.columns, source.columns) {
-            let key = SQLName.key(column.sqlName)
-            if let first = seen[key] {
-                error(columnSource.keyLocation,
-                      "column '\(column.name)' has the same SQL name '\(column.sqlName)' as column '\(first)'",
-                      hint: "SQL names are case-insensitive for ASCII letters; set a different 'column:'")
+            guard let key = key(column) else { continue }
+            if let earlier = first[key] {
+                let (message, hint) = problem(column, key, earlier)
+                error(columnSource.keyLocation, message, hint: hint)
             } else {
-                seen[key] = column.name
+                first[key] = column.name
             }
         }
     }

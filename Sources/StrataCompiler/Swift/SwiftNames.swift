@@ -1,3 +1,5 @@
+import Strata
+
 /// The naming authority: every Swift name of the generated code — records, DAOs, enum types and
 /// cases, properties, methods, navigation, typed-query rows and parameters — comes from here,
 /// and the front end's validation asks the same rules (modelled on swift-openapi-generator's
@@ -372,17 +374,8 @@ enum SwiftNames {
         // these calls used) bridges to NSString and compares by canonical equivalence, slowly.
         let needsEscaping = text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }
         if needsEscaping {
-            var escaped = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                case _ where scalar.value < 0x20: escaped += "\\u{\(String(scalar.value, radix: 16))}"
-                default: escaped.unicodeScalars.append(scalar)
-                }
+            let escaped = TextEscaping.backslashEscaped(text) {
+                $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : nil
             }
             return "\"\(escaped)\""
         }

@@ -8,13 +8,10 @@ extension SwiftRenderer {
         let record = SwiftNames.identifier(table.recordName)
         let member = SwiftNames.identifier(Expiry.columnName)
         for (method, verb) in [("insert", "Inserts"), ("upsert", "Inserts or updates (`ON CONFLICT DO UPDATE`)")] {
-            out.line()
-            out.line("/// \(verb) `record` to expire `duration` from now, by the database's clock")
-            out.line("/// (`Database.Configuration.now`), and returns it as stored.")
-            out.line("@discardableResult")
-            out.block("public func \(method)(_ record: \(record), expiresIn duration: Duration) throws -> \(record)") { out in
-                out.line("try \(method)(record, expiresAt: self.conn.date(in: duration))")
-            }
+            Self.renderExpiresIn(method, "record", record, returning: record, doc: [
+                "\(verb) `record` to expire `duration` from now, by the database's clock",
+                "(`Database.Configuration.now`), and returns it as stored.",
+            ], &out)
             out.line()
             out.line("/// \(verb) `record` to expire at `date`, and returns it as stored.")
             out.line("@discardableResult")
@@ -24,18 +21,28 @@ extension SwiftRenderer {
                 out.line("return try \(method)(record)")
             }
         }
-        out.line()
-        out.line("/// Inserts `records` in order, each to expire `duration` from now (one time for all of them),")
-        out.line("/// and returns them as stored.")
-        out.line("@discardableResult")
-        out.block("public func insert(_ records: some Sequence<\(record)>, expiresIn duration: Duration) throws -> [\(record)]") { out in
-            out.line("try insert(records, expiresAt: self.conn.date(in: duration))")
-        }
+        Self.renderExpiresIn("insert", "records", "some Sequence<\(record)>", returning: "[\(record)]", doc: [
+            "Inserts `records` in order, each to expire `duration` from now (one time for all of them),",
+            "and returns them as stored.",
+        ], &out)
         out.line()
         out.line("/// Inserts `records` in order, each to expire at `date`, and returns them as stored.")
         out.line("@discardableResult")
         out.block("public func insert(_ records: some Sequence<\(record)>, expiresAt date: Date) throws -> [\(record)]") { out in
             out.line("try records.map { try insert($0, expiresAt: date) }")
+        }
+    }
+
+    /// `method(_ parameter: type, expiresIn duration: Duration) -> returning`, documented by the
+    /// `doc` lines: the `expiresAt:` form of `method` at the database's clock plus `duration`.
+    private static func renderExpiresIn(
+        _ method: String, _ parameter: String, _ type: String, returning: String, doc: [String], _ out: inout SwiftWriter
+    ) {
+        out.line()
+        for line in doc { out.line("/// " + line) }
+        out.line("@discardableResult")
+        out.block("public func \(method)(_ \(parameter): \(type), expiresIn duration: Duration) throws -> \(returning)") { out in
+            out.line("try \(method)(\(parameter), expiresAt: self.conn.date(in: duration))")
         }
     }
 

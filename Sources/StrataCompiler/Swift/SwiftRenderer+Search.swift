@@ -55,11 +55,7 @@ extension SwiftRenderer {
         out.line("///   - query: An FTS5 query, used as written.")
         out.line("///   - limit: At most this many records; nil for all.")
         out.block("public func search(matching query: String, limit: Int? = nil) throws -> [\(record)]") { out in
-            out.line("let statement = try self.conn.cachedStatement(Self.\(searchConstant))")
-            out.line("defer { statement.reset() }")
-            out.line("try statement.bind(query, at: 1)")
-            out.line("try statement.bind(limit ?? -1, at: 2)")
-            if table.expires { out.line("try statement.bind(self.conn.now, at: 3)") }
+            Self.renderSearchStatement(constant: searchConstant, table: table, &out)
             out.line("var records: [\(record)] = []")
             out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
             out.line("return records")
@@ -83,11 +79,7 @@ extension SwiftRenderer {
         out.line("///   - query: An FTS5 query, used as written.")
         out.line("///   - limit: At most this many results; nil for all.")
         out.block("public func searchWithSnippets(matching query: String, limit: Int? = nil) throws -> [(record: \(record), snippet: String)]") { out in
-            out.line("let statement = try self.conn.cachedStatement(Self.\(snippetConstant))")
-            out.line("defer { statement.reset() }")
-            out.line("try statement.bind(query, at: 1)")
-            out.line("try statement.bind(limit ?? -1, at: 2)")
-            if table.expires { out.line("try statement.bind(self.conn.now, at: 3)") }
+            Self.renderSearchStatement(constant: snippetConstant, table: table, &out)
             out.line("var results: [(record: \(record), snippet: String)] = []")
             out.block("while try statement.step()") { out in
                 out.line("results.append((try Self.decode(statement), statement.string(at: \(table.columns.count))))")
@@ -95,5 +87,15 @@ extension SwiftRenderer {
             out.line("return results")
         }
         return [(searchConstant, Self.searchSQL(table, snippet: false)), (snippetConstant, Self.searchSQL(table, snippet: true))]
+    }
+
+    /// The cached statement `constant` (a ``searchSQL(_:snippet:)``) with `query`, `limit` and,
+    /// for an expiring table, the database's clock bound: the start of both FTS5 methods.
+    private static func renderSearchStatement(constant: String, table: Table, _ out: inout SwiftWriter) {
+        out.line("let statement = try self.conn.cachedStatement(Self.\(constant))")
+        out.line("defer { statement.reset() }")
+        out.line("try statement.bind(query, at: 1)")
+        out.line("try statement.bind(limit ?? -1, at: 2)")
+        if table.expires { out.line("try statement.bind(self.conn.now, at: 3)") }
     }
 }

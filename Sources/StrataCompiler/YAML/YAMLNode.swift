@@ -17,12 +17,6 @@ package struct YAMLNode: Hashable, Sendable {
         package var key: YAMLNode
         /// The value node.
         package var value: YAMLNode
-
-        /// Creates a pair.
-        package init(key: YAMLNode, value: YAMLNode) {
-            self.key = key
-            self.value = value
-        }
     }
 
     /// What the node holds.
