@@ -23,7 +23,7 @@ workloads=("$@")
 [ ${#workloads[@]} -eq 0 ] && mapfile -t workloads < <("$bin" --sizes | cut -d' ' -f1)
 count() {  # inclusive instructions of the runner's run(_:) in a callgrind file
     local n
-    n=$(callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -E 'Runner(C|CAA0D0A2aDP)3run.*Workload' \
+    n=$(callgrind_annotate --threshold=100 --inclusive=yes "$1" 2>/dev/null | grep -E 'Runner(C|CAA0D0A2aDP)3run.*Workload' \
         | grep -v compiler-generated | head -1 | awk '{gsub(",", "", $1); print $1}')
     [ -n "$n" ] || { echo "callgrind.sh: no run(_:) in $1" >&2; exit 1; }
     echo "$n"

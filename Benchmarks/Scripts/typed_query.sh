@@ -29,7 +29,7 @@ if command -v valgrind >/dev/null; then
             valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" 1 "$db" "$impl" "$workload" >/dev/null 2>&1
             # The function's own line (mangled: TypedQueryBench<n><impl><Workload>…); its closures
             # are callees, so the largest inclusive count is the function's.
-            n=$(callgrind_annotate --inclusive=yes "$out" 2>/dev/null | grep -E "TypedQueryBench[0-9]+${impl}${Workload}" \
+            n=$(callgrind_annotate --threshold=100 --inclusive=yes "$out" 2>/dev/null | grep -E "TypedQueryBench[0-9]+${impl}${Workload}" \
                 | head -1 | awk '{gsub(",", "", $1); print $1}')
             rm -f "$out"
             [ -n "$n" ] || { echo "typed_query.sh: no ${impl}${Workload} in the callgrind output" >&2; exit 1; }
