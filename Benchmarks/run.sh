@@ -186,6 +186,17 @@ if [ "$runtime_only" = 0 ]; then
     else
         echo "valgrind is missing: no instruction counts (apt-get install -y valgrind)" | tee "$out/callgrind.md" >&2
     fi
+    # 6. The typed-query benchmark (Scripts/typed_query.sh): a join where SQLite does nearly
+    #    all the work, and 100,000 small typed queries where the libraries' layers matter;
+    #    wall clock and instructions of each library's whole read.
+    if command -v valgrind > /dev/null; then
+        echo "== typed queries" >&2
+        if [ "$quick" = 1 ]; then
+            Scripts/typed_query.sh --config debug 2 > "$out/typed-query.txt"
+        else
+            Scripts/typed_query.sh 10 > "$out/typed-query.txt"
+        fi
+    fi
     echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 fi
 

@@ -21,6 +21,12 @@ TITLES = {
     "fetchWhere": "6. small `fetchAll(where:)` calls, 3 rows each",
     "cursorItems": "7. cursor over rows × 10 ints",
     "openAndMigrate": "8. open a 50-table database + migrate, nothing pending",
+    "typedLookup": "9. point lookups through a typed query (many small queries)",
+    "countWhere": "10a. small `count(where:)` calls",
+    "existsWhere": "10b. small `exists(where:)` calls",
+    "upsertEvents": "11. upsert existing records, one transaction",
+    "updateEvents": "12. update records by key, one transaction",
+    "deleteEvents": "13. delete records by key, one transaction",
 }
 IMPLS = ["raw", "rawRollback", "strata", "grdbBest", "grdbCodable"]
 NAMES = {"raw": "raw C", "rawRollback": "raw C, rollback journal", "strata": "Strata", "grdbBest": "GRDB best",
@@ -175,6 +181,12 @@ if os.path.exists(callgrind):
             sys.exit(f"report.py: callgrind.md has no instruction count for {', '.join(missing)}")
     print("\n### Instructions (callgrind, one run of each workload; the figure of record)\n")
     print(text)
+
+typed = os.path.join(folder, "typed-query.txt")
+if os.path.exists(typed):
+    print("\n### Typed queries (Scripts/typed_query.sh): wall clock, then instructions of one whole read\n\n```")
+    print(open(typed).read().strip())
+    print("```")
 
 print("\n### Allocations per row (or per call): median mallocs of one run ÷ rows\n")
 print("| workload | " + " | ".join(NAMES[i] for i in IMPLS) + " |")

@@ -61,6 +61,26 @@ struct GEventFast: FetchableRecord {
     }
 }
 
+/// `eventSummary`'s row as a GRDB Decodable record (the typedLookup workload).
+struct GSummary: Decodable, FetchableRecord {
+    var id: Int
+    var name: String
+    var score: Double
+}
+
+/// `eventSummary`'s row read by column index, as GRDB's best hand-written code does.
+struct GSummaryFast: FetchableRecord {
+    var id: Int
+    var name: String
+    var score: Double
+
+    init(row: Row) {
+        id = row[0]
+        name = row[1]
+        score = row[2]
+    }
+}
+
 /// The workloads through GRDB 7: a `DatabasePool` (WAL, like Strata) whose writer runs with
 /// `synchronous` as ``benchSynchronous`` (the pool sets NORMAL on its own; it is set back and
 /// checked). Two ways:
@@ -77,6 +97,7 @@ final class GRDBRunner: Runner {
     let optimized: Bool
     let items: [GItem]
     let events: [GEvent]
+    let changedEvents: [GEvent]
     private var cursorReader: DatabasePool?
     let migrator: DatabaseMigrator
 
@@ -96,6 +117,7 @@ final class GRDBRunner: Runner {
             GItem(i0: $0.i0, i1: $0.i1, i2: $0.i2, i3: $0.i3, i4: $0.i4, i5: $0.i5, i6: $0.i6, i7: $0.i7, i8: $0.i8, i9: $0.i9)
         }
         events = optimized ? [] : TestData.events.map(GEvent.init)
+        changedEvents = optimized ? [] : TestData.changedEvents.map(GEvent.init)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("initial") { db in try db.execute(sql: TestData.migratedSchemaSQL) }
         self.migrator = migrator
@@ -111,7 +133,16 @@ final class GRDBRunner: Runner {
 
     func prepare(_ workload: Workload) throws {
         guard workload.writes else { return }
-        try writer.write { db in try db.execute(sql: "DELETE FROM items; DELETE FROM events") }
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM items; DELETE FROM events")
+            if workload.startsFilled {
+                let statement = try db.cachedStatement(sql: Self.insertEvent)
+                for event in TestData.events {
+                    statement.setUncheckedArguments(Self.arguments(event))
+                    try statement.execute()
+                }
+            }
+        }
         _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
@@ -122,6 +153,18 @@ final class GRDBRunner: Runner {
     static let findEvent = selectEvents + " WHERE id = ?"
     static let eventsByName = selectEvents + " WHERE name = ?"
     static let eventsWhere = selectEvents + " WHERE id BETWEEN ? AND ?"
+    static let upsertEvent = insertEvent + " ON CONFLICT (id) DO UPDATE SET name = excluded.name, note = excluded.note, score = excluded.score, "
+        + "active = excluded.active, createdAt = excluded.createdAt, token = excluded.token, kind = excluded.kind"
+    static let updateEvent = "UPDATE events SET name = ?, note = ?, score = ?, active = ?, createdAt = ?, token = ?, kind = ? WHERE id = ?"
+    static let deleteEvent = "DELETE FROM events WHERE id = ?"
+    static let eventSummary = "SELECT id, name, score FROM events WHERE id = ?"
+    static let countWhere = "SELECT count(*) FROM events WHERE id BETWEEN ? AND ?"
+    static let existsWhere = "SELECT 1 FROM events WHERE id = ? LIMIT 1"
+
+    /// `event`'s columns in table order, for `setUncheckedArguments`.
+    static func arguments(_ event: Event) -> StatementArguments {
+        [event.id, event.name, event.note, event.score, event.active, event.createdAt, event.token.uuidString, event.kind.rawValue]
+    }
 
     func run(_ workload: Workload) throws -> Int {
         switch (workload, optimized) {
@@ -152,10 +195,7 @@ final class GRDBRunner: Runner {
             return try writer.write { db in
                 let statement = try db.cachedStatement(sql: Self.insertEvent)
                 for event in TestData.events {
-                    statement.setUncheckedArguments([
-                        event.id, event.name, event.note, event.score, event.active, event.createdAt, event.token.uuidString,
-                        event.kind.rawValue,
-                    ])
+                    statement.setUncheckedArguments(Self.arguments(event))
                     try statement.execute()
                 }
                 return TestData.events.count
@@ -230,6 +270,107 @@ final class GRDBRunner: Runner {
             }
         case (.openAndMigrate, _):
             return try openAndMigrate()
+        case (.typedLookup, false):
+            return try reader.read { db in
+                var sum = 0
+                for key in TestData.lookupKeys { sum &+= try GSummary.fetchOne(db, sql: Self.eventSummary, arguments: [key])?.id ?? 0 }
+                return sum
+            }
+        case (.typedLookup, true):
+            return try reader.read { db in
+                let statement = try db.cachedStatement(sql: Self.eventSummary)
+                var sum = 0
+                for key in TestData.lookupKeys {
+                    statement.setUncheckedArguments([key])
+                    sum &+= try GSummaryFast.fetchOne(statement)?.id ?? 0
+                }
+                return sum
+            }
+        case (.countWhere, false):
+            return try reader.read { db in
+                var sum = 0
+                for first in TestData.whereStarts { sum &+= try GEvent.filter((first...(first + 2)).contains(Column("id"))).fetchCount(db) }
+                return sum
+            }
+        case (.countWhere, true):
+            return try reader.read { db in
+                let statement = try db.cachedStatement(sql: Self.countWhere)
+                var sum = 0
+                for first in TestData.whereStarts {
+                    statement.setUncheckedArguments([first, first + 2])
+                    sum &+= try Int.fetchOne(statement) ?? 0
+                }
+                return sum
+            }
+        case (.existsWhere, false):
+            return try reader.read { db in
+                var sum = 0
+                for key in TestData.whereStarts where try GEvent.exists(db, key: key) { sum &+= 1 }
+                return sum
+            }
+        case (.existsWhere, true):
+            return try reader.read { db in
+                let statement = try db.cachedStatement(sql: Self.existsWhere)
+                var sum = 0
+                for key in TestData.whereStarts {
+                    statement.setUncheckedArguments([key])
+                    if try Int.fetchOne(statement) != nil { sum &+= 1 }
+                }
+                return sum
+            }
+        case (.upsertEvents, false):
+            return try writer.write { db in
+                for event in changedEvents { try event.upsert(db) }
+                return changedEvents.count
+            }
+        case (.upsertEvents, true):
+            return try writer.write { db in
+                let statement = try db.cachedStatement(sql: Self.upsertEvent)
+                for event in TestData.changedEvents {
+                    statement.setUncheckedArguments(Self.arguments(event))
+                    try statement.execute()
+                }
+                return TestData.changedEvents.count
+            }
+        case (.updateEvents, false):
+            return try writer.write { db in
+                var sum = 0
+                for event in changedEvents {
+                    try event.update(db)
+                    sum &+= 1
+                }
+                return sum
+            }
+        case (.updateEvents, true):
+            return try writer.write { db in
+                let statement = try db.cachedStatement(sql: Self.updateEvent)
+                var sum = 0
+                for event in TestData.changedEvents {
+                    statement.setUncheckedArguments([
+                        event.name, event.note, event.score, event.active, event.createdAt, event.token.uuidString, event.kind.rawValue, event.id,
+                    ])
+                    try statement.execute()
+                    if db.changesCount > 0 { sum &+= 1 }
+                }
+                return sum
+            }
+        case (.deleteEvents, false):
+            return try writer.write { db in
+                var sum = 0
+                for event in TestData.events where try GEvent.deleteOne(db, key: event.id) { sum &+= 1 }
+                return sum
+            }
+        case (.deleteEvents, true):
+            return try writer.write { db in
+                let statement = try db.cachedStatement(sql: Self.deleteEvent)
+                var sum = 0
+                for event in TestData.events {
+                    statement.setUncheckedArguments([event.id])
+                    try statement.execute()
+                    if db.changesCount > 0 { sum &+= 1 }
+                }
+                return sum
+            }
         }
     }
 }

@@ -27,6 +27,12 @@ final class RawRunner: Runner {
     func prepare(_ workload: Workload) throws {
         guard workload.writes else { return }
         try writer.execute("DELETE FROM items; DELETE FROM events")
+        if workload.startsFilled {
+            try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.insertEvent)
+                for event in TestData.events { try insert(event, statement) }
+            }
+        }
         if writer.journalMode == "wal" { try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
@@ -103,7 +109,80 @@ final class RawRunner: Runner {
             }
         case .openAndMigrate:
             return try Self.openAndMigrate(fixture.migratePath(for: .raw))
+        case .typedLookup:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.eventSummary)
+                var sum = 0
+                for key in TestData.lookupKeys {
+                    sqlite3_bind_int64(statement, 1, Int64(key))
+                    if try reader.step(statement) {
+                        let row = Summary(id: Int(sqlite3_column_int64(statement, 0)), name: Self.text(statement, 1), score: sqlite3_column_double(statement, 2))
+                        sum &+= row.id
+                    }
+                    sqlite3_reset(statement)
+                }
+                return sum
+            }
+        case .countWhere:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.countWhere)
+                var sum = 0
+                for first in TestData.whereStarts {
+                    sqlite3_bind_int64(statement, 1, Int64(first))
+                    sqlite3_bind_int64(statement, 2, Int64(first + 2))
+                    if try reader.step(statement) { sum &+= Int(sqlite3_column_int64(statement, 0)) }
+                    sqlite3_reset(statement)
+                }
+                return sum
+            }
+        case .existsWhere:
+            return try reader.transaction("BEGIN") {
+                let statement = try reader.statement(Self.existsWhere)
+                var sum = 0
+                for key in TestData.whereStarts {
+                    sqlite3_bind_int64(statement, 1, Int64(key))
+                    if try reader.step(statement) { sum &+= 1 }
+                    sqlite3_reset(statement)
+                }
+                return sum
+            }
+        case .upsertEvents:
+            return try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.upsertEvent)
+                for event in TestData.changedEvents { try insert(event, statement) }
+                return TestData.changedEvents.count
+            }
+        case .updateEvents:
+            return try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.updateEvent)
+                var sum = 0
+                for event in TestData.changedEvents {
+                    try bindColumns(of: event, statement, from: 1)
+                    sqlite3_bind_int64(statement, 8, Int64(event.id))
+                    try writer.done(statement)
+                    if sqlite3_changes(writer.handle) > 0 { sum &+= 1 }
+                }
+                return sum
+            }
+        case .deleteEvents:
+            return try writer.transaction("BEGIN IMMEDIATE") {
+                let statement = try writer.statement(Self.deleteEvent)
+                var sum = 0
+                for event in TestData.events {
+                    sqlite3_bind_int64(statement, 1, Int64(event.id))
+                    try writer.done(statement)
+                    if sqlite3_changes(writer.handle) > 0 { sum &+= 1 }
+                }
+                return sum
+            }
         }
+    }
+
+    /// The row of `eventSummary`, as a hand-written struct.
+    struct Summary {
+        var id: Int
+        var name: String
+        var score: Double
     }
 
     private func cursorConnection() throws -> RawConnection {
@@ -113,18 +192,41 @@ final class RawRunner: Runner {
         return connection
     }
 
-    /// What an app on the C API does at launch: open, set the PRAGMAs, read `user_version`, and
-    /// create the schema when it is 0. Returns the version.
+    /// The migrations an app on the C API compiles in: version and checksum (computed once, as
+    /// Strata's generated constant holds it).
+    static let migrations: [(version: Int, checksum: String)] = [(1, Migration.checksum(of: TestData.migratedSchemaSQL))]
+
+    /// What an app on the C API does at launch when it keeps a migration history as Strata's
+    /// migrator does: open, set the PRAGMAs, and in one read transaction read `user_version`
+    /// and the history table (version, checksum), comparing each applied migration's checksum
+    /// with the compiled-in one; create the schema and record it when nothing is applied.
+    /// Returns the migrations applied by this call.
     @discardableResult
     static func openAndMigrate(_ path: String) throws -> Int {
         let connection = try RawConnection(path: path, create: true)
-        let statement = try connection.statement("PRAGMA user_version")
-        guard try connection.step(statement) else { throw BenchError("no user_version") }
-        let version = Int(sqlite3_column_int64(statement, 0))
-        sqlite3_reset(statement)
-        if version >= 1 { return version }
+        let (userVersion, applied) = try connection.transaction("BEGIN") { () throws -> (Int, [(Int, String)]) in
+            let version = try connection.statement("PRAGMA user_version")
+            defer { sqlite3_reset(version) }
+            guard try connection.step(version) else { throw BenchError("no user_version") }
+            let userVersion = Int(sqlite3_column_int64(version, 0))
+            guard userVersion > 0 else { return (0, []) }
+            let history = try connection.statement("SELECT version, checksum FROM app_migrations ORDER BY version")
+            defer { sqlite3_reset(history) }
+            var applied: [(Int, String)] = []
+            while try connection.step(history) { applied.append((Int(sqlite3_column_int64(history, 0)), Self.text(history, 1))) }
+            return (userVersion, applied)
+        }
+        for (index, row) in applied.enumerated() {
+            guard index < migrations.count, migrations[index].version == row.0, migrations[index].checksum == row.1 else {
+                throw BenchError("migration \(row.0) was changed after it was applied")
+            }
+        }
+        guard applied.count < migrations.count || userVersion < migrations.count else { return 0 }
         try connection.transaction("BEGIN IMMEDIATE") {
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS app_migrations (version INTEGER PRIMARY KEY NOT NULL, checksum TEXT NOT NULL)")
             try connection.execute(TestData.migratedSchemaSQL)
+            try connection.execute("INSERT INTO app_migrations (version, checksum) VALUES (1, '\(migrations[0].checksum)')")
             try connection.execute("PRAGMA user_version = 1")
         }
         return 1
@@ -137,6 +239,13 @@ final class RawRunner: Runner {
     static let eventsByName = selectEvents + " WHERE name = ?"
     static let eventsWhere = selectEvents + " WHERE id BETWEEN ? AND ?"
     static let insertEvent = "INSERT INTO events (id, name, note, score, active, createdAt, token, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    static let upsertEvent = insertEvent + " ON CONFLICT (id) DO UPDATE SET name = excluded.name, note = excluded.note, score = excluded.score, "
+        + "active = excluded.active, createdAt = excluded.createdAt, token = excluded.token, kind = excluded.kind"
+    static let updateEvent = "UPDATE events SET name = ?, note = ?, score = ?, active = ?, createdAt = ?, token = ?, kind = ? WHERE id = ?"
+    static let deleteEvent = "DELETE FROM events WHERE id = ?"
+    static let eventSummary = "SELECT id, name, score FROM events WHERE id = ?"
+    static let countWhere = "SELECT count(*) FROM events WHERE id BETWEEN ? AND ?"
+    static let existsWhere = "SELECT 1 FROM events WHERE id = ? LIMIT 1"
 
     func fetchItems() throws -> [Item] {
         let statement = try reader.statement(Self.selectItems)
@@ -172,19 +281,25 @@ final class RawRunner: Runner {
 
     func insert(_ event: Event, _ statement: OpaquePointer) throws {
         sqlite3_bind_int64(statement, 1, Int64(event.id))
-        try bindText(statement, 2, event.name)
-        if let note = event.note { try bindText(statement, 3, note) } else { sqlite3_bind_null(statement, 3) }
-        sqlite3_bind_double(statement, 4, event.score)
-        sqlite3_bind_int64(statement, 5, event.active ? 1 : 0)
+        try bindColumns(of: event, statement, from: 2)
+        try writer.done(statement)
+    }
+
+    /// Binds `event`'s columns after the key (name … kind) to parameters `first`, `first + 1` ….
+    @inline(__always)
+    func bindColumns(of event: Event, _ statement: OpaquePointer, from first: Int32) throws {
+        try bindText(statement, first, event.name)
+        if let note = event.note { try bindText(statement, first + 1, note) } else { sqlite3_bind_null(statement, first + 1) }
+        sqlite3_bind_double(statement, first + 2, event.score)
+        sqlite3_bind_int64(statement, first + 3, event.active ? 1 : 0)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             let base = buffer.baseAddress!
             let count = DateFormat.write(event.createdAt, into: base)
-            base.withMemoryRebound(to: CChar.self, capacity: count) { _ = raw_bind_text(statement, 6, $0, Int32(count)) }
+            base.withMemoryRebound(to: CChar.self, capacity: count) { _ = raw_bind_text(statement, first + 4, $0, Int32(count)) }
             UUIDFormat.write(event.token, into: base)
-            base.withMemoryRebound(to: CChar.self, capacity: 36) { _ = raw_bind_text(statement, 7, $0, 36) }
+            base.withMemoryRebound(to: CChar.self, capacity: 36) { _ = raw_bind_text(statement, first + 5, $0, 36) }
         }
-        try bindText(statement, 8, event.kind.rawValue)
-        try writer.done(statement)
+        try bindText(statement, first + 6, event.kind.rawValue)
     }
 
     func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) throws {

@@ -41,6 +41,10 @@ final class StrataRunner: Runner {
         try writer.write { conn in
             try conn.execute(sql: "DELETE FROM items")
             try conn.execute(sql: "DELETE FROM events")
+            if workload.startsFilled {
+                let dao = EventDAO(conn)
+                for event in TestData.events { try dao.insert(event) }
+            }
         }
         try writer.writeWithoutTransaction { conn in try conn.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
@@ -95,6 +99,47 @@ final class StrataRunner: Runner {
             }
         case .openAndMigrate:
             return try openAndMigrate()
+        case .typedLookup:
+            return try reader.read { conn in
+                let queries = BenchQueries(conn)
+                var sum = 0
+                for key in TestData.lookupKeys { sum &+= try queries.eventSummary(id: key)?.id ?? 0 }
+                return sum
+            }
+        case .countWhere:
+            return try reader.read { conn in
+                let dao = EventDAO(conn)
+                var sum = 0
+                for first in TestData.whereStarts { sum &+= try dao.count(where: "id BETWEEN ? AND ?", [first, first + 2]) }
+                return sum
+            }
+        case .existsWhere:
+            return try reader.read { conn in
+                let dao = EventDAO(conn)
+                var sum = 0
+                for key in TestData.whereStarts where try dao.exists(where: "id = ?", [key]) { sum &+= 1 }
+                return sum
+            }
+        case .upsertEvents:
+            return try writer.write { conn in
+                let dao = EventDAO(conn)
+                for event in TestData.changedEvents { try dao.upsert(event) }
+                return TestData.changedEvents.count
+            }
+        case .updateEvents:
+            return try writer.write { conn in
+                let dao = EventDAO(conn)
+                var sum = 0
+                for event in TestData.changedEvents where try dao.update(event) { sum &+= 1 }
+                return sum
+            }
+        case .deleteEvents:
+            return try writer.write { conn in
+                let dao = EventDAO(conn)
+                var sum = 0
+                for event in TestData.events where try dao.delete(id: event.id) { sum &+= 1 }
+                return sum
+            }
         }
     }
 }

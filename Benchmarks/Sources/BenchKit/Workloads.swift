@@ -22,8 +22,23 @@ public enum Workload: String, CaseIterable, Sendable {
     /// Iterate 2,000,000 rows of 10 integers with a cursor, one row in memory at a time.
     case cursorItems
     /// Open a 50-table database and run the migrator when nothing is pending: what every app
-    /// launch pays.
+    /// launch pays. The raw C contender does the same work: it reads the history table and
+    /// compares each applied migration's checksum with the one compiled in.
     case openAndMigrate
+    /// 100,000 point lookups by primary key through a typed query (`queries:` in the schema,
+    /// a three-column projection), in one read transaction: many small queries, where the
+    /// generated layer's cost per call matters most.
+    case typedLookup
+    /// 10,000 `count(where:)` calls (a condition with two parameters), in one read transaction.
+    case countWhere
+    /// 10,000 `exists(where:)` calls (a condition with one parameter), in one read transaction.
+    case existsWhere
+    /// 50,000 upserts of existing rows (`ON CONFLICT DO UPDATE`) in one transaction.
+    case upsertEvents
+    /// 50,000 updates by primary key in one transaction.
+    case updateEvents
+    /// 50,000 deletes by primary key in one transaction.
+    case deleteEvents
 
     /// Rows (or calls) per run, for per-row figures.
     public var rows: Int {
@@ -36,11 +51,24 @@ public enum Workload: String, CaseIterable, Sendable {
         case .fetchWhere: Sizes.whereCalls
         case .cursorItems: Sizes.cursorRows
         case .openAndMigrate: 1
+        case .typedLookup: Sizes.lookups
+        case .countWhere, .existsWhere: Sizes.whereCalls
+        case .upsertEvents, .updateEvents, .deleteEvents: Sizes.events
         }
     }
 
-    /// True when each run must start from an empty table.
-    public var writes: Bool { self == .insertItems || self == .insertEvents }
+    /// True when each run writes: it starts from an empty `items` and `events`, or, when
+    /// ``startsFilled``, from `events` holding ``TestData/events``.
+    public var writes: Bool { self == .insertItems || self == .insertEvents || startsFilled }
+
+    /// True when each run starts from `events` holding ``TestData/events`` (filled by the
+    /// runner's ``Runner/prepare(_:)``, outside the measurement).
+    public var startsFilled: Bool { self == .upsertEvents || self == .updateEvents || self == .deleteEvents }
+
+    /// True for the workloads that read the read database's `events`.
+    var readsEvents: Bool {
+        [.fetchEvents, .lookup, .namedQuery, .fetchWhere, .typedLookup, .countWhere, .existsWhere].contains(self)
+    }
 }
 
 /// The ways each workload is implemented.
@@ -62,7 +90,7 @@ public enum Implementation: String, CaseIterable, Sendable {
     /// and GRDB's migrator is the same whatever the records look like.
     public func implements(_ workload: Workload) -> Bool {
         switch self {
-        case .rawRollback: workload.writes
+        case .rawRollback: workload == .insertItems || workload == .insertEvents
         case .grdbCodable: workload != .openAndMigrate
         case .raw, .strata, .grdbBest: true
         }
@@ -109,6 +137,18 @@ public enum TestData {
 
     public static let insertedItems: [Item] = (0..<Sizes.insertedItems).map(item)
     public static let events: [Event] = (0..<Sizes.events).map(event)
+    /// ``events`` with other values in every column but the key: what `upsertEvents` and
+    /// `updateEvents` write over them.
+    public static let changedEvents: [Event] = events.enumerated().map { i, event in
+        var changed = event
+        changed.name += " (changed)"
+        changed.note = event.note == nil ? "a new note" : nil
+        changed.score += 1
+        changed.active.toggle()
+        changed.createdAt += 60
+        changed.kind = Event.Kind.allCases[(i + 1) % 3]
+        return changed
+    }
     /// Keys to look up: spread over the table, every one present.
     public static let lookupKeys: [Int] = (0..<Sizes.lookups).map { ($0 &* 7919) % Sizes.events + 1 }
     /// Names for the named query: each matches one row.
@@ -157,7 +197,7 @@ public final class Fixture: Sendable {
                 let items = ItemDAO(conn)
                 for i in 0..<Sizes.items { try items.insert(TestData.item(i)) }
             }
-            if workloads.contains(where: { [.fetchEvents, .lookup, .namedQuery, .fetchWhere].contains($0) }) {
+            if workloads.contains(where: \.readsEvents) {
                 let events = EventDAO(conn)
                 for event in TestData.events { try events.insert(event) }
             }

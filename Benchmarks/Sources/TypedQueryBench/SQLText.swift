@@ -1,5 +1,5 @@
-/// The SQL of Sales.schema.yml's `revenueByCustomer`, for the raw and GRDB implementations
-/// (the same text the generated method prepares).
+/// The SQL of Sales.schema.yml's queries, for the raw and GRDB implementations (the same text
+/// the generated methods prepare).
 enum SalesQueriesSQLText {
     static let revenueByCustomer = """
         SELECT c.name AS customer, c.region, COUNT(*) AS sales, SUM(s.amount * s.quantity) AS revenue
@@ -7,4 +7,5 @@ enum SalesQueriesSQLText {
         GROUP BY c.id
         ORDER BY c.id
         """
+    static let saleById = "SELECT id, amount, quantity FROM sales WHERE id = :id"
 }

@@ -37,8 +37,9 @@ extension Connection {
     /// lookup compares at most this many entries.
     static let conditionStatementLimit = 64
 
-    /// The prepared statement of `dao`'s `method` with these parts, reset for reuse; `sql` builds
-    /// its text the first time only.
+    /// The prepared statement of `dao`'s `method` with these parts; `sql` builds its text the
+    /// first time only. Every caller resets the statement when it is done with it (`defer`),
+    /// so a statement found here is ready to bind and is not reset a second time.
     @usableFromInline
     func conditionStatement(
         _ dao: ObjectIdentifier, _ method: ConditionMethod, where condition: String?, orderBy: String?, limit: Int?, offset: Int?,
@@ -46,9 +47,7 @@ extension Connection {
     ) throws -> Statement {
         for index in conditionStatements.indices
         where conditionStatements[index].matches(dao, method, condition, orderBy, limit, offset) {
-            let statement = conditionStatements[index].statement
-            statement.reset()
-            return statement
+            return conditionStatements[index].statement
         }
         let statement = try makeStatement(sql: sql())
         if conditionStatements.count >= Self.conditionStatementLimit { conditionStatements.removeAll(keepingCapacity: true) }

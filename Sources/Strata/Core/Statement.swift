@@ -25,6 +25,13 @@ public final class Statement {
     /// The connection that prepared the statement (weak: a statement never keeps its
     /// connection open).
     weak var connection: Connection?
+    /// False once ``reset()`` has reset the statement, until the next ``step()``: a reset
+    /// statement is not reset again. A read by key resets its statement when it is done (in a
+    /// `defer`) and `cachedStatement` resets it before the next use; `sqlite3_reset` on a
+    /// statement that is already reset costs about 35 instructions, which raw C code does not
+    /// spend. Only the statement's own closure uses it, so exclusivity is not checked at run
+    /// time (like ``Connection/slots``).
+    @exclusivity(unchecked) @usableFromInline var needsReset = false
 
     init(handle: OpaquePointer, sql: String, connection: Connection? = nil) {
         self.handle = handle
@@ -57,10 +64,14 @@ public final class Statement {
     /// True when the statement does not change the database (a `SELECT`, say).
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
-    /// Makes the statement ready to run again; bindings stay until rebound.
+    /// Makes the statement ready to run again; bindings stay until rebound. (Nothing to do
+    /// when it has not been stepped since it was last reset.)
     @inlinable
     public func reset() {
-        sqlite3_reset(handle)
+        if needsReset {
+            sqlite3_reset(handle)
+            needsReset = false
+        }
     }
 
     /// Sets every parameter to NULL.
@@ -74,6 +85,7 @@ public final class Statement {
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
     @inlinable
     public func step() throws -> Bool {
+        needsReset = true
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -322,8 +334,33 @@ public final class Statement {
     ///
     /// Positional arguments bind parameters 1, 2, … in order (whatever their spelling); named
     /// arguments bind `:name`, `@name` and `$name` parameters by name.
+    ///
+    /// Inlinable, with positional arguments bound in the caller: a call such as
+    /// `fetchAll(where: "id BETWEEN ? AND ?", [first, first + 2])` then binds its values
+    /// without a call into the library per call.
+    @inlinable
     public func bind(_ arguments: StatementArguments) throws {
+        guard case .positional(let values) = arguments.storage else { return try bindNamed(arguments) }
+        let count = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == count else { try throwArgumentCountMismatch(parameters: count, arguments: values.count) }
+        for offset in values.indices {
+            try bind(values[offset], at: Int32(truncatingIfNeeded: offset &+ 1))
+        }
+    }
+
+    /// Binds named arguments (``bind(_:)`` binds positional ones itself).
+    @usableFromInline
+    func bindNamed(_ arguments: StatementArguments) throws {
         try bind(arguments, skipping: 0)
+    }
+
+    /// Throws the misuse error of positional arguments that do not match the parameters in
+    /// number (out of line, like ``throwFailure(_:)``).
+    @usableFromInline @inline(never)
+    func throwArgumentCountMismatch(parameters count: Int, arguments given: Int) throws -> Never {
+        throw StrataError.misuse(
+            "the statement has \(Self.counted(count, "parameter")) but \(Self.counted(given, "argument")) \(given == 1 ? "was" : "were") given",
+            sql: sql)
     }
 
     /// The name of the parameter a read of an expiring table compares `expiresAt` with.

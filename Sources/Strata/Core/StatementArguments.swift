@@ -7,12 +7,13 @@
 /// try conn.fetch(sql: "SELECT * FROM t WHERE a = :a", arguments: ["a": 1])
 /// ```
 public struct StatementArguments: Sendable, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    @usableFromInline
     enum Storage: Sendable {
         case positional([(any DatabaseValueConvertible)?])
         case named([(key: String, value: (any DatabaseValueConvertible)?)])
     }
 
-    var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// Positional arguments, for `?` parameters in order.
     public init(_ values: [(any DatabaseValueConvertible)?]) {
@@ -24,6 +25,7 @@ public struct StatementArguments: Sendable, ExpressibleByArrayLiteral, Expressib
         storage = .named(values.map { (key: $0.key, value: $0.value) })
     }
 
+    @inlinable
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
         storage = .positional(elements)
     }

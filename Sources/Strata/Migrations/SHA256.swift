@@ -12,67 +12,74 @@ package enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lower-case hex digits.
+    ///
+    /// The rounds work on unsafe buffers (no bounds or uniqueness checks per word): the
+    /// migrator hashes every object of the schema at each launch (``SchemaFingerprint``), and
+    /// checked arrays made that cost several thousand instructions per 64-byte block.
     package static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8
+        message.reserveCapacity((message.count + 9 + 63) / 64 * 64)
         message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
+        message.append(contentsOf: repeatElement(0, count: (56 &- message.count % 64 + 64) % 64))
         for shift in stride(from: 56, through: 0, by: -8) {
             message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var h: [UInt32] = [
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-        ]
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-                    | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                hh = g
-                g = f
-                f = e
-                e = d &+ t1
-                d = c
-                c = b
-                b = a
-                a = t1 &+ t2
-            }
-            h[0] = h[0] &+ a
-            h[1] = h[1] &+ b
-            h[2] = h[2] &+ c
-            h[3] = h[3] &+ d
-            h[4] = h[4] &+ e
-            h[5] = h[5] &+ f
-            h[6] = h[6] &+ g
-            h[7] = h[7] &+ hh
-        }
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for word in h {
-            for shift in stride(from: 28, through: 0, by: -4) {
-                out.append(digits[Int((word >> UInt32(shift)) & 0xF)])
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+        )
+        k.withUnsafeBufferPointer { k in
+            message.withUnsafeBufferPointer { m in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                    for chunk in stride(from: 0, to: m.count, by: 64) {
+                        for i in 0..<16 {
+                            let j = chunk &+ i &* 4
+                            w[i] = UInt32(m[j]) << 24 | UInt32(m[j &+ 1]) << 16 | UInt32(m[j &+ 2]) << 8 | UInt32(m[j &+ 3])
+                        }
+                        for i in 16..<64 {
+                            let s0 = rotr(w[i &- 15], 7) ^ rotr(w[i &- 15], 18) ^ (w[i &- 15] >> 3)
+                            let s1 = rotr(w[i &- 2], 17) ^ rotr(w[i &- 2], 19) ^ (w[i &- 2] >> 10)
+                            w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+                        }
+                        var (a, b, c, d, e, f, g, hh) = h
+                        for i in 0..<64 {
+                            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                            let ch = (e & f) ^ (~e & g)
+                            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                            let maj = (a & b) ^ (a & c) ^ (b & c)
+                            let t2 = s0 &+ maj
+                            hh = g
+                            g = f
+                            f = e
+                            e = d &+ t1
+                            d = c
+                            c = b
+                            b = a
+                            a = t1 &+ t2
+                        }
+                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                    }
+                }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 64) { out in
+            digits.withUTF8Buffer { digits in
+                var position = 0
+                for word in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
+                    for shift in stride(from: 28, through: 0, by: -4) {
+                        out[position] = digits[Int((word >> UInt32(shift)) & 0xF)]
+                        position += 1
+                    }
+                }
+            }
+            return 64
+        }
     }
 
+    @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 {
-        (x >> n) | (x << (32 - n))
+        (x >> n) | (x << (32 &- n))
     }
 }

@@ -37,10 +37,9 @@ public struct SchemaFingerprint: Sendable, Hashable {
         {
             objects.append((try row.get(0), try row.get(1), try row.get(2), try row.get(3)))
         }
+        // By the bytes of type, then name (no arrays made for each comparison).
         objects.sort { a, b in
-            a.type != b.type
-                ? Array(a.type.utf8).lexicographicallyPrecedes(Array(b.type.utf8))
-                : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
+            a.type != b.type ? a.type.utf8.lexicographicallyPrecedes(b.type.utf8) : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
         }
         var lines: [String] = []
         for object in objects {

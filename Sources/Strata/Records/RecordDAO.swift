@@ -122,13 +122,19 @@ extension RecordDAO {
 
     /// A cursor over the records matching `condition`, read one at a time: for results too
     /// large to hold in memory.
+    ///
+    /// Inlinable, so that the cursor's decoder is the DAO's own `decode`, not a call through
+    /// the protocol's witness table on every row.
+    @inlinable
     public func cursor(where condition: String? = nil, _ arguments: StatementArguments = [], orderBy: String? = nil) throws -> Cursor<Record> {
         let statement = try conn.makeStatement(sql: Self.readSQL(Self.selectSQL, where: condition, orderBy: orderBy, limit: nil, offset: nil))
         try bindRead(arguments, to: statement)
         return Cursor(statement: statement, decode: Self.decode)
     }
 
-    /// The number of records matching `condition` (all when nil).
+    /// The number of records matching `condition` (all when nil). (Inlinable, as the fetches
+    /// are: specialized for the DAO, with no generic calls per call.)
+    @inlinable
     public func count(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Int {
         let statement = try conn.conditionStatement(ObjectIdentifier(Self.self), .count, where: condition, orderBy: nil, limit: nil, offset: nil) {
             Self.readSQL("SELECT count(*) FROM \(Self.tableSQLName)", where: condition, orderBy: nil, limit: nil, offset: nil)
@@ -138,7 +144,9 @@ extension RecordDAO {
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
-    /// True when at least one record matches `condition` (any record when nil).
+    /// True when at least one record matches `condition` (any record when nil). (Inlinable,
+    /// as the fetches are.)
+    @inlinable
     public func exists(where condition: String? = nil, _ arguments: StatementArguments = []) throws -> Bool {
         // `SELECT 1 … LIMIT 1`, not `SELECT EXISTS (…)`: a condition with trailing SQL must stay
         // the end of the statement, so that it is refused as trailing SQL before anything runs.

@@ -24,7 +24,8 @@ final class CompileWork: @unchecked Sendable {
 
     init() {}
 
-    /// DDL statements executed by the compiler (the migrations' replay by the runtime's
+    /// DDL statements executed by the compiler, the statements of a planned migration that
+    /// the planner executes to check it included (the migrations' replay by the runtime's
     /// ``Migrator`` is not counted).
     var ddlStatements: Int { locked { ddl } }
     /// Name lookup tables built (a ``Schema``'s or a ``DatabaseSchema``'s, each time its tables

@@ -37,21 +37,34 @@ package enum MigrationPlanner {
 
     /// The migration from the database that `migrations` build to `schema`; `catalog` holds
     /// its DDL when the checks left one.
-    static func plan(
+    package static func plan(
         schema: Schema, migrations: [Migration], options: Options = Options(), catalog: ValidatedDatabase = ValidatedDatabase()
     ) throws -> MigrationPlan {
-        let db = try MigrationReplay.replay(migrations)
         let history = renameHistory(migrations)
-        return try db.writeWithoutTransaction { conn in
-            try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog)
+        // The check of the plan enters the new tables and their indexes in bulk (linear in
+        // the schema's size); should SQLite refuse that, the replayed database is unusable,
+        // so it is replayed again and the plan checked by executing every statement.
+        do {
+            let db = try MigrationReplay.replay(migrations)
+            return try db.writeWithoutTransaction { conn in
+                try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog, enterNewTablesInBulk: true)
+            }
+        } catch is BulkEntryRefused {
+            let db = try MigrationReplay.replay(migrations)
+            return try db.writeWithoutTransaction { conn in
+                try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog, enterNewTablesInBulk: false)
+            }
         }
     }
+
+    /// SQLite refused the bulk entry of the new tables (``SQLiteChecker/enter(_:into:)``).
+    struct BulkEntryRefused: Error {}
 
     /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
     /// database: the plan is applied to it to check it. Without the migrations that built it,
     /// hints that swap names (`renamedFrom` in a cycle) always count as still to do.
     package static func plan(schema: Schema, current conn: Connection, options: Options = Options()) throws -> MigrationPlan {
-        try plan(schema: schema, current: conn, options: options, history: nil)
+        try plan(schema: schema, current: conn, options: options, history: nil, enterNewTablesInBulk: false)
     }
 
     /// The renames still to do, in order, as statements (with their summary lines), for the
@@ -115,8 +128,19 @@ package enum MigrationPlanner {
         return (statements, changes, refusals, after)
     }
 
+    /// With `enterNewTablesInBulk`, the check of the plan (step 5) does not execute the
+    /// `CREATE TABLE` and `CREATE INDEX` statements of the tables the plan creates: SQLite's
+    /// cost of each `CREATE` grows with the objects already in the database, so executing
+    /// a new schema of n tables costs n². Those statements are the declared database's own
+    /// SQL, executed there already; they are entered into `conn`'s schema at once, where the
+    /// plan would have created the last of them (``SQLiteChecker/enter(_:into:)``), and the
+    /// database is introspected and compared as usual. Not when the plan creates full-text
+    /// search tables, whose creation reads their content table's rows (an entered table has
+    /// none to read). Throws ``BulkEntryRefused`` when SQLite refuses the entries: `conn` is
+    /// then unusable.
     static func plan(
-        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?, catalog: ValidatedDatabase = ValidatedDatabase()
+        schema: Schema, current conn: Connection, options: Options, history: RenameHistory?,
+        catalog: ValidatedDatabase = ValidatedDatabase(), enterNewTablesInBulk: Bool = true
     ) throws -> MigrationPlan {
         let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog)
         var plan = MigrationPlan()
@@ -214,18 +238,48 @@ package enum MigrationPlanner {
         remaining +=
             objectSteps.drops + dropIndexSteps + triggersToKeep.map { "DROP TRIGGER IF EXISTS \(q($0.name))" }
             + viewsToKeep.reversed().map { "DROP VIEW \(q($0.name))" } + tableSteps + dropTableSteps + createIndexSteps
-            + viewsToKeep.map(\.sql) + triggersToKeep.map(\.sql) + objectSteps.creates
+        // Where the check enters the new tables in bulk: after the last index is created.
+        let indexStepsEnd = remaining.count
+        remaining += viewsToKeep.map(\.sql) + triggersToKeep.map(\.sql) + objectSteps.creates
         remaining += ftsSteps.creates
         plan.statements = renames + remaining
 
         // 5. Check: the plan applied to the replayed database gives the declared structure.
         if !remaining.isEmpty {
             try conn.execute(sql: "PRAGMA foreign_keys = OFF")
+            // The new tables and their indexes, entered at once where the last new index
+            // would be created (after the old tables are dropped, before views and triggers).
+            var entered: [String: SQLiteChecker.SchemaObject] = [:]
+            if enterNewTablesInBulk && !created.isEmpty && ftsSteps.creates.isEmpty {
+                for table in declared.tables where created.contains(SQLName.key(table.name)) {
+                    entered[table.sql] = SQLiteChecker.SchemaObject(type: "table", name: table.name, tableName: table.name, sql: table.sql)
+                }
+                for index in declared.indexes where created.contains(SQLName.key(index.table)) {
+                    entered[index.sql] = SQLiteChecker.SchemaObject(type: "index", name: index.name, tableName: index.table, sql: index.sql)
+                }
+            }
+            var pending: [SQLiteChecker.SchemaObject] = []
             do {
-                for statement in remaining { try conn.execute(sql: statement) }
+                for (position, statement) in remaining.enumerated() {
+                    if position < indexStepsEnd, let object = entered[statement] {
+                        pending.append(object)
+                    } else {
+                        CompileWork.countDDLStatement()
+                        try conn.execute(sql: statement)
+                    }
+                    if position == indexStepsEnd - 1, !pending.isEmpty {
+                        // Tables first, in the plan's order, then their indexes.
+                        let objects = pending.filter { $0.type == "table" } + pending.filter { $0.type == "index" }
+                        guard SQLiteChecker.enter(objects, into: conn) else { throw BulkEntryRefused() }
+                        pending = []
+                    }
+                }
+            } catch let error as BulkEntryRefused {
+                throw error
             } catch {
                 throw MigrationPlanningError(["the planned migration does not run (\(error)); this is a bug in Strata: write this migration by hand"])
             }
+            if !pending.isEmpty { throw BulkEntryRefused() }
         }
         let after = try SchemaIntrospector.introspect(conn)
         var result = SchemaDiff.compare(from: after, to: declared).map { $0.sentence(.schema) }
@@ -436,63 +490,4 @@ package enum MigrationPlanner {
 
     static func q(_ name: String) -> String { SQLRenderer.quoteIdentifier(name) }
     static func literal(_ text: String) -> String { SQLRenderer.quoteLiteral(text) }
-}
-
-/// Builds the structures the planner and the verifier compare, through the runtime.
-package enum MigrationReplay {
-    /// A new in-memory database with `migrations` applied by the runtime's ``Migrator``.
-    package static func replay(_ migrations: [Migration]) throws -> Database {
-        CompileWork.countReplay()
-        let db = try Database.inMemory(configuration: .compilerChecks)
-        try Migrator(migrations: migrations).migrate(db)
-        return db
-    }
-
-    /// The structure `migrations` produce.
-    package static func structure(after migrations: [Migration]) throws -> DatabaseSchema {
-        let db = try replay(migrations)
-        return try db.read { conn in try SchemaIntrospector.introspect(conn) }
-    }
-
-    /// The DDL of `schema`: tables in dependency order, then indexes.
-    package static func declaredStatements(of schema: Schema) -> [String] {
-        SQLRenderer.ddl(for: schema)
-    }
-
-    /// Whether `migrations`, below their `--` header lines, are byte for byte the statements of
-    /// `schema`'s DDL (``SQLRenderer/ddl(for:)``), each as `migration new` writes it (after a
-    /// blank line, ended by `;`), and `schema` has no `renamedFrom` hints. Replaying them then
-    /// runs exactly that DDL, in that order, on an empty database (a header line is a comment
-    /// to SQLite), so it builds the declared structure and the verifier need not replay them:
-    /// replaying a large schema's migrations costs as much as executing its DDL once more.
-    /// Anything else (another order, other spacing, a statement written or edited by hand,
-    /// a statement whose end a `;` would not end) is replayed and compared.
-    static func areExactlyTheDDL(_ migrations: [Migration], of schema: Schema) -> Bool {
-        guard !migrations.isEmpty,
-            schema.tables.allSatisfy({ $0.renamedFrom == nil && $0.columns.allSatisfy { $0.renamedFrom == nil } })
-        else { return false }
-        var expected = ""
-        for statement in SQLRenderer.ddl(for: schema) {
-            guard !statement.contains("--"), SQLTokenizer.tokenize(statement + ";").last?.text == ";" else { return false }
-            expected += "\n\(statement);\n"
-        }
-        var body = ""
-        for migration in migrations {
-            var text = Substring(migration.sql)
-            while text.hasPrefix("--") {
-                guard let end = text.firstIndex(of: "\n") else { return false }
-                text = text[text.index(after: end)...]
-            }
-            body += text
-        }
-        return SQLName.identical(body, expected)
-    }
-
-    /// The structure `schema` declares: its DDL executed in an in-memory database (`catalog`,
-    /// the one the checks left, when it holds exactly that DDL) and introspected, so it
-    /// compares with a replayed one on equal terms.
-    static func declaredStructure(of schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase()) throws -> DatabaseSchema {
-        let db = try SQLiteChecker.declaredDatabase(of: schema, catalog: catalog)
-        return try db.read { conn in try SchemaIntrospector.introspect(conn) }
-    }
 }

@@ -86,45 +86,52 @@ final class SQLiteChecker {
     /// refuses a root page past the end of the database, so a table with more indexes than
     /// `sqlite_master` has pages (only in a small schema) makes this return false.
     func load(_ objects: [SchemaObject], recording ddl: [String]) -> Bool {
+        let entered = (try? db.writeWithoutTransaction { conn in Self.enter(objects, into: conn) }) ?? false
+        guard entered else { return false }
+        executedDDL += ddl
+        return true
+    }
+
+    /// Enters `objects` into the schema of the `main` database of `conn` (not in a
+    /// transaction) without executing them, as ``load(_:recording:)`` describes: tables get no
+    /// b-tree, so statements prepare against them but reading or writing their rows fails.
+    /// Returns whether SQLite read the schema back with exactly these objects added; on false,
+    /// the database is unusable.
+    static func enter(_ objects: [SchemaObject], into conn: Connection) -> Bool {
         do {
-            let count = try db.writeWithoutTransaction { conn in
-                // An empty database has schema format 0 until a table is created, and SQLite
-                // reads entries entered under that format the legacy way: an index's DESC is
-                // ignored. Creating a table sets format 4, as executing the DDL would.
-                try conn.execute(sql: "CREATE TABLE strata_schema_format (x); DROP TABLE strata_schema_format")
-                let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                try conn.execute(sql: "PRAGMA writable_schema = ON")
-                do {
-                    try conn.inTransaction(.immediate) {
-                        let insert = try conn.makeStatement(
-                            sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
-                        var indexCounts: [String: Int] = [:]
-                        for object in objects {
-                            defer { insert.reset() }
-                            var rootpage = 0
-                            if object.type == "index" {
-                                rootpage = indexCounts[object.tableName, default: 0] + 1
-                                indexCounts[object.tableName] = rootpage
-                            }
-                            try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
-                            try insert.run()
+            // An empty database has schema format 0 until a table is created, and SQLite
+            // reads entries entered under that format the legacy way: an index's DESC is
+            // ignored. Creating a table sets format 4, as executing the DDL would.
+            try conn.execute(sql: "CREATE TABLE strata_schema_format (x); DROP TABLE strata_schema_format")
+            let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            try conn.execute(sql: "PRAGMA writable_schema = ON")
+            do {
+                try conn.inTransaction(.immediate) {
+                    let insert = try conn.makeStatement(
+                        sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
+                    var indexCounts: [String: Int] = [:]
+                    for object in objects {
+                        defer { insert.reset() }
+                        var rootpage = 0
+                        if object.type == "index" {
+                            rootpage = indexCounts[object.tableName, default: 0] + 1
+                            indexCounts[object.tableName] = rootpage
                         }
+                        try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
+                        try insert.run()
                     }
-                } catch {
-                    try? conn.execute(sql: "PRAGMA writable_schema = RESET")
-                    throw error
                 }
-                // RESET turns writable_schema off and makes SQLite read the schema again
-                // (here, by the count): an entry it cannot parse fails it.
-                try conn.execute(sql: "PRAGMA writable_schema = RESET")
-                return (try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0) - before
+            } catch {
+                try? conn.execute(sql: "PRAGMA writable_schema = RESET")
+                throw error
             }
-            guard count == objects.count else { return false }
+            // RESET turns writable_schema off and makes SQLite read the schema again
+            // (here, by the count): an entry it cannot parse fails it.
+            try conn.execute(sql: "PRAGMA writable_schema = RESET")
+            return (try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0) - before == objects.count
         } catch {
             return false
         }
-        executedDDL += ddl
-        return true
     }
 
     /// The database and the DDL executed in it (the probes of ``SchemaDecoder`` drop what
