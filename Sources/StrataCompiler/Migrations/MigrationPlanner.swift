@@ -37,7 +37,7 @@ package enum MigrationPlanner {
 
     /// The migration from the database that `migrations` build to `schema`; `catalog` holds
     /// its DDL when the checks left one.
-    package static func plan(
+    static func plan(
         schema: Schema, migrations: [Migration], options: Options = Options(), catalog: ValidatedDatabase = ValidatedDatabase()
     ) throws -> MigrationPlan {
         let history = renameHistory(migrations)
