@@ -17,8 +17,10 @@ import Testing
     @Test func aFirstMigrationExecutesNoCreateToCheckItself() throws {
         let workspace = try MigrationWorkspace(name: "Big")
         let schema = try workspace.writeSchema(ScalingTests.schema(tables: 40))
+        // Compiled (its catalog made) before counting: `migration new` plans from the compiled schema.
+        let compiled = try Compiler.compile(path: workspace.schemaPath)
         let work = CompileWork()
-        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(schema: schema, migrations: []) }
+        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(compiled, migrations: []) }
         #expect(plan == (try Self.executedPlan(schema, migrations: [])))
         #expect(plan.statements.count == 2 * 40)
         #expect(work.ddlStatements == 0)
@@ -38,8 +40,10 @@ import Testing
             with: "  Table2:\n    table: table_2\n    columns:\n      code: { type: text?, unique: true }\n")
         let schema = try workspace.writeSchema(yaml)
         let migrations = try MigrationFiles.load(schemaPath: workspace.schemaPath)
+        // Compiled (its catalog made) before counting: `migration new` plans from the compiled schema.
+        let compiled = try Compiler.compile(path: workspace.schemaPath)
         let work = CompileWork()
-        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(schema: schema, migrations: migrations) }
+        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(compiled, migrations: migrations) }
         #expect(plan == (try Self.executedPlan(schema, migrations: migrations)))
         #expect(plan.changes.contains("create table table_9"))
         #expect(plan.changes.contains { $0.hasPrefix("add column table_1.extra") })
@@ -77,8 +81,10 @@ import Testing
                   - columns: [c]
                   - columns: [d]
             """)
+        // Compiled (its catalog made) before counting: `migration new` plans from the compiled schema.
+        let compiled = try Compiler.compile(path: workspace.schemaPath)
         let work = CompileWork()
-        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(schema: schema, migrations: []) }
+        let plan = try CompileWork.$current.withValue(work) { try MigrationPlanner.plan(compiled, migrations: []) }
         #expect(plan == (try Self.executedPlan(schema, migrations: [])))
         #expect(plan.statements.count == 5)
         #expect(work.migrationReplays == 2)
