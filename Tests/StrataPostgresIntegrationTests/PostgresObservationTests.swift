@@ -108,16 +108,28 @@ struct PostgresObservationTests {
     @Test func commitsDuringAFetchFoldIntoOneRefetch() async throws {
         try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
             let fetches = Counter()
+            let gate = Counter()
             let received = Received<Int>()
-            // The second fetch (after the first commit) is slow: the other commits arrive during it.
-            let observation = pg.observe(Self.itemCount(fetches) { fetch in if fetch == 2 { try await Task.sleep(for: .milliseconds(400)) } })
+            // The second fetch (after the first commit) waits until the test opens the gate: the
+            // other four commits, and their notifications, arrive during it, whatever the load.
+            let observation = pg.observe(Self.itemCount(fetches) { fetch in
+                if fetch == 2 { while gate.value == 0 { try await Task.sleep(for: .milliseconds(10)) } }
+            })
             let task = Task { try await received.consume(observation.everyValue()) }
             defer { task.cancel() }
             _ = try await received.waitFor { $0 == 0 }
-            for id in 1...5 {
-                try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (\(id), 'x')") }
-                if id == 1 { try await Task.sleep(for: .milliseconds(100)) }
+            try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (1, 'x')") }
+            let started = ContinuousClock.now
+            while fetches.value < 2 {
+                try #require(ContinuousClock.now - started < .seconds(30), "the first commit made no fetch")
+                try await Task.sleep(for: .milliseconds(10))
             }
+            for id in 2...5 {
+                try await pg.write { conn in try await conn.execute(sql: "INSERT INTO item VALUES (\(id), 'x')") }
+            }
+            // Local notifications arrive within milliseconds; give them ample time before the gate opens.
+            try await Task.sleep(for: .milliseconds(500))
+            gate.increment()
             _ = try await received.waitFor { $0 == 5 }
             try await Task.sleep(for: .milliseconds(300))
             #expect(fetches.value == 3, "five commits, four of them during one fetch, took \(fetches.value - 1) refetches")
