@@ -441,7 +441,8 @@ import Testing
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-docs-run-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let result = try ExternalTool.run(program.path, [folder.appendingPathComponent("docs.sqlite").path, server.url(), mode], in: folder)
+                // `timeout`: an example that never ends fails the test (exit 124) instead of hanging it.
+                let result = try ExternalTool.run("timeout", ["300", program.path, folder.appendingPathComponent("docs.sqlite").path, server.url(), mode], in: folder)
                 #expect(result.status == 0, "\(page.file) (\(mode)) exited with \(result.status):\n\(result.stdout.suffix(2000))\n\(result.stderr.suffix(3000))")
                 let runnable = page.snippets.filter(Self.runs)
                 ran.append("\(page.file) \(mode): \(runnable.filter { result.stdout.contains("ran \($0.file):\($0.line) (\(mode))") }.count) of \(runnable.count)")
