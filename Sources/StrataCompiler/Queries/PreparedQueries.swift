@@ -57,6 +57,19 @@ package struct PreparedQueries: Codable, Equatable, Sendable {
         Migration.checksum(of: "\(name)\n\(declaration)\n\(postgresSQL)")
     }
 
+    /// ``sourceFingerprint(name:postgresSQL:declaration:)`` of a query as decoded: its
+    /// PostgreSQL text and its `returns:`, `params:` and `columns:`. `strata prepare` writes
+    /// it; the build compares it with the file's.
+    package static func sourceFingerprint(of query: SQLQuery) -> String {
+        let parameters = query.parameterTypes.map { override -> String in
+            let element = override.type.keyword + (override.isOptional ? "?" : "")
+            return "\(override.name): " + (override.isList ? "[\(element)]" : element)
+        }
+        let columns = query.columnTypes.map { "\($0.name): \($0.type.keyword)" + ($0.isOptional ? "?" : "") }
+        let declaration = "returns: \(query.returns.rawValue)\nparams: \(parameters.joined(separator: ", "))\ncolumns: \(columns.joined(separator: ", "))"
+        return sourceFingerprint(name: query.name, postgresSQL: query.postgresText, declaration: declaration)
+    }
+
     /// The file's text: sorted keys, pretty printed, a newline at the end.
     package func encodedText() throws -> String {
         let encoder = JSONEncoder()

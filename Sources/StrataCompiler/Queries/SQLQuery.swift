@@ -66,6 +66,15 @@ package struct SQLQuery: Hashable, Sendable {
     package var location: SourceLocation?
     /// Where each UTF-8 byte of `sql` is written in the schema file.
     package var sqlSource: SQLSourceMap
+    /// `sql: { sqlite: …, postgres: … }`: the PostgreSQL variant; nil when the SQL is shared.
+    package var postgresSQL: String?
+    /// Where each UTF-8 byte of ``postgresSQL`` is written in the schema file.
+    package var postgresSQLSource: SQLSourceMap?
+
+    /// The statement PostgreSQL runs: the `postgres:` variant, or the shared `sql:`.
+    package var postgresText: String { postgresSQL ?? sql }
+    /// Where each UTF-8 byte of ``postgresText`` is written in the schema file.
+    package var postgresTextSource: SQLSourceMap { postgresSQLSource ?? sqlSource }
 
     /// Creates a query declaration.
     package init(

@@ -2,6 +2,8 @@
 /// query analysis stage's work (``QueryAnalyzer``); this only reads what is written.
 extension SchemaDecoder {
     static let sqlQueryKeys = ["sql", "doc", "returns", "params", "columns"]
+    /// The keys of `sql:` written per dialect.
+    static let sqlDialectKeys = ["sqlite", "postgres"]
 
     mutating func decodeSQLQueries(_ node: YAMLNode) -> [SQLQuery] {
         if node.isNull { return [] }
@@ -30,9 +32,27 @@ extension SchemaDecoder {
             }
             return nil
         }
-        guard let sql = string(sqlNode, "'sql'") else { return nil }
-        var query = SQLQuery(name: name, sql: sql, location: key.location)
-        query.sqlSource = sqlSourceMap(for: sql, at: sqlNode.location)
+        var query: SQLQuery
+        if sqlNode.pairs != nil {
+            // `sql: { sqlite: "…", postgres: "…" }`: the statement per dialect.
+            guard let variants = mapping(sqlNode, allowed: Self.sqlDialectKeys, in: "the 'sql' of \(context)") else { return nil }
+            guard let sqliteNode = variants["sqlite"] else {
+                error(sqlNode.location, "the 'sql' of \(context) has no 'sqlite:' variant",
+                      hint: "SQLite is always a dialect: write sql: { sqlite: \"…\", postgres: \"…\" }, or one shared sql: \"…\"")
+                return nil
+            }
+            guard let sql = string(sqliteNode, "'sql.sqlite'") else { return nil }
+            query = SQLQuery(name: name, sql: sql, location: key.location)
+            query.sqlSource = sqlSourceMap(for: sql, at: sqliteNode.location)
+            if let postgresNode = variants["postgres"], let postgres = string(postgresNode, "'sql.postgres'") {
+                query.postgresSQL = postgres
+                query.postgresSQLSource = sqlSourceMap(for: postgres, at: postgresNode.location)
+            }
+        } else {
+            guard let sql = string(sqlNode, "'sql'") else { return nil }
+            query = SQLQuery(name: name, sql: sql, location: key.location)
+            query.sqlSource = sqlSourceMap(for: sql, at: sqlNode.location)
+        }
         query.doc = string(fields["doc"], "'doc'", allowEmpty: true)
         if let node = fields["returns"] {
             let all = SQLQuery.returnsValues.map(\.rawValue)

@@ -342,3 +342,50 @@ import Testing
         #expect(lines.filter { $0.contains("public func") }.count >= minimum)
     }
 }
+
+/// `sql: { sqlite: …, postgres: … }`: a query's statement per dialect.
+@Suite struct PerDialectSQLTests {
+    static let schema = TypedQueryAnalysisTests.tables + """
+        queries:
+          cheapest:
+            sql:
+              sqlite: "SELECT name FROM item WHERE price < :limit ORDER BY price"
+              postgres: "SELECT name FROM item WHERE price < :limit ORDER BY price NULLS LAST"
+          shared:
+            sql: "SELECT id FROM item"
+
+        """
+
+    @Test func eachVariantIsKeptWhereItIsWritten() throws {
+        let compiled = try Compiler.compile(contents: Self.schema, path: "Shop.schema.yml")
+        let queries = compiled.schema.queries
+        let cheapest = try #require(queries.first { $0.name == "cheapest" })
+        #expect(cheapest.sql == "SELECT name FROM item WHERE price < :limit ORDER BY price")
+        #expect(cheapest.postgresText == "SELECT name FROM item WHERE price < :limit ORDER BY price NULLS LAST")
+        #expect(cheapest.sqlSource.start.line == 13)
+        #expect(cheapest.postgresTextSource.start.line == 14)
+        let shared = try #require(queries.first { $0.name == "shared" })
+        #expect(shared.postgresSQL == nil)
+        #expect(shared.postgresText == "SELECT id FROM item")
+        // The SQLite variant is what SQLite types.
+        #expect(compiled.queries.first { $0.name == "cheapest" }?.parameters.map(\.name) == ["limit"])
+    }
+
+    @Test func aMissingSQLiteVariantOrAnUnknownDialectIsAnErrorAtItsLine() {
+        let missing = TypedQueryAnalysisTests.diagnostics("""
+            queries:
+              q:
+                sql:
+                  postgres: "SELECT 1"
+            """)
+        #expect(missing.first?.hasPrefix("Shop.schema.yml:13:7: error: the 'sql' of query 'q' has no 'sqlite:' variant") == true)
+        let unknown = TypedQueryAnalysisTests.diagnostics("""
+            queries:
+              q:
+                sql:
+                  sqlite: "SELECT 1"
+                  mysql: "SELECT 1"
+            """)
+        #expect(unknown.contains { $0.hasPrefix("Shop.schema.yml:14:7: error:") && $0.contains("mysql") })
+    }
+}
