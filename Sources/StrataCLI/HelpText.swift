@@ -71,6 +71,14 @@ enum HelpText {
 
         """
 
+    static let prepare = """
+        EXAMPLES:
+          strata-postgres prepare Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop
+          strata-postgres prepare Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop --check
+
+
+        """
+
     static let introspect = """
         EXAMPLES:
           strata introspect shop.sqlite --output Sources/Shop/Shop.schema.yml
