@@ -59,6 +59,14 @@ struct PreparePostgresTests {
         return (folder, schema)
     }
 
+    /// The 1-based line and column (in characters) where `text` first appears in `file`.
+    static func position(of text: String, in file: String) throws -> (Int, Int) {
+        let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
+        let index = try #require(lines.firstIndex { $0.contains(text) })
+        let range = try #require(lines[index].range(of: text))
+        return (index + 1, lines[index].distance(from: lines[index].startIndex, to: range.lowerBound) + 1)
+    }
+
     /// A new empty database on the suite's server and its URL.
     func emptyDatabaseURL() async throws -> String {
         let server = try PostgresTestServer.current()
@@ -145,27 +153,45 @@ struct PreparePostgresTests {
 
     @Test func aRejectedStatementIsAnErrorAtItsLineAndColumn() async throws {
         let url = try await emptyDatabaseURL()
-        // Block scalar: line 21 is `  FROM …`, `nme` at column 21 of line 20.
-        let block = Self.schema.replacingOccurrences(of: "SELECT p.title, a.name, a.nickname", with: "SELECT p.title, a.nme, a.nickname")
+        // SQLite accepts both queries; only their `postgres:` variants are misspelled.
+        // Block scalar (`|`):
+        let block = Self.schema.replacingOccurrences(
+            of: """
+                    sql: |
+                      SELECT p.title, a.name, a.nickname
+                      FROM posts p JOIN authors a ON a.id = p.author_id
+                """,
+            with: """
+                    sql:
+                      sqlite: SELECT p.title, a.name, a.nickname FROM posts p JOIN authors a ON a.id = p.author_id WHERE p.score > :min_score
+                      postgres: |
+                        SELECT p.title,
+                               a.nme, a.nickname
+                        FROM posts p JOIN authors a ON a.id = p.author_id
+                """
+        ).replacingOccurrences(of: "      WHERE p.score > :min_score AND", with: "        WHERE p.score > :min_score AND")
+        #expect(block.contains("a.nme") && block.contains("        WHERE p.score"))
         let (_, schema) = try project(Self.schema)
         try block.write(toFile: schema, atomically: true, encoding: .utf8)
         let run = try StrataCLI.run(["prepare", schema, "--url", url])
         #expect(run.status == 1)
-        let line = try #require(block.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("a.nme") }) + 1
-        let column = try #require(block.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].range(of: "a.nme")).lowerBound.utf16Offset(in: block.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]) + 1
+        let (line, column) = try Self.position(of: "a.nme", in: block)
         #expect(run.error.hasPrefix("\(schema):\(line):\(column): error: query 'postsWithAuthors': PostgreSQL rejects the statement: column a.nme does not exist"), "\(run.error)")
         #expect(run.error.contains("nothing was written"), "\(run.error)")
         #expect(!FileManager.default.fileExists(atPath: PreparedQueries.path(forSchemaPath: schema)))
         #expect(try await scratchSchemas(url).isEmpty)
 
-        // Quoted scalar, after a rewritten parameter (`:author` → `$1` moves the offsets).
-        let quoted = Self.schema.replacingOccurrences(of: "WHERE a.id = :author\"", with: "WHERE a.id = :author AND p.titel = 'x'\"")
+        // Quoted scalar, after a rewritten parameter (`:author` → `$1` moves the offsets) and a
+        // non-ASCII string (the server counts characters, the map bytes).
+        let sqlite = "SELECT a.name, p.title, p.id AS post_id FROM authors a LEFT JOIN posts p ON p.author_id = a.id WHERE a.id = :author"
+        let quoted = Self.schema.replacingOccurrences(
+            of: "    sql: \"\(sqlite)\"",
+            with: "    sql:\n      sqlite: \"\(sqlite)\"\n      postgres: \"\(sqlite) AND a.name <> 'café' AND p.titel = 'x'\"")
+        #expect(quoted.contains("p.titel"))
         try quoted.write(toFile: schema, atomically: true, encoding: .utf8)
         let second = try StrataCLI.run(["prepare", schema, "--url", url])
         #expect(second.status == 1)
-        let lines = quoted.split(separator: "\n", omittingEmptySubsequences: false)
-        let quotedLine = try #require(lines.firstIndex { $0.contains("p.titel") }) + 1
-        let quotedColumn = try #require(lines[quotedLine - 1].range(of: "p.titel")).lowerBound.utf16Offset(in: lines[quotedLine - 1]) + 1
+        let (quotedLine, quotedColumn) = try Self.position(of: "p.titel", in: quoted)
         #expect(second.error.hasPrefix("\(schema):\(quotedLine):\(quotedColumn): error: query 'authorsAndPosts': PostgreSQL rejects the statement: column p.titel does not exist"), "\(second.error)")
         #expect(try await scratchSchemas(url).isEmpty)
     }
