@@ -73,8 +73,8 @@ enum HelpText {
 
     static let prepare = """
         EXAMPLES:
-          strata-postgres prepare Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop
-          strata-postgres prepare Shop.schema.yml --url postgres://app@127.0.0.1:5432/shop --check
+          strata prepare Shop.schema.yml --url postgres://app@localhost/shop
+          strata prepare Shop.schema.yml --url postgres://app@localhost/shop --check
 
 
         """
