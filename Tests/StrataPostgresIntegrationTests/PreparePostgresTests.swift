@@ -131,7 +131,7 @@ struct PreparePostgresTests {
         // Aggregates: count is int8 and never NULL, avg of int8 is numeric and may be NULL;
         // a list parameter is one array, `= ANY($1)`.
         let stats = try #require(file.query(named: "stats"))
-        #expect(stats.sql == "SELECT count(*) AS posts, avg(p.likes) AS average FROM posts p WHERE p.author_id = ANY($1)")
+        #expect(stats.sql == "SELECT count(*) AS posts, avg(p.likes) AS average FROM posts p WHERE p.author_id = ANY($1::BIGINT[])")
         #expect(stats.parameters == [PreparedParameter(name: "ids", type: "_int8", isList: true)])
         #expect(stats.columns == [
             PreparedColumn(name: "posts", type: "int8", nullable: false),
@@ -235,6 +235,54 @@ struct PreparePostgresTests {
         #expect(afterMigration.status == 1)
         #expect(afterMigration.error.contains("the PostgreSQL migrations changed since it was written"), "\(afterMigration.error)")
         #expect(try await scratchSchemas(url).isEmpty)
+    }
+
+    /// A migration the server refuses: the error names it, nothing is written, nothing is left.
+    @Test func aFailingMigrationIsNamedAndLeavesNothing() async throws {
+        let url = try await emptyDatabaseURL()
+        let (folder, schema) = try project()
+        let migration = folder.appendingPathComponent("Blog.migrations/postgres/0001_initial.sql")
+        let sql = try String(contentsOf: migration, encoding: .utf8)
+        try (sql + "\nSELECT 1 / 0;\n").write(to: migration, atomically: true, encoding: .utf8)
+        let run = try StrataCLI.run(["prepare", schema, "--url", url])
+        #expect(run.status == 1)
+        #expect(run.error.contains("0001_initial.sql fails on the server: division by zero"), "\(run.error)")
+        #expect(!FileManager.default.fileExists(atPath: PreparedQueries.path(forSchemaPath: schema)))
+        #expect(try await scratchSchemas(url).isEmpty)
+    }
+
+    /// A type declared in `params:` is the parameter's type on PostgreSQL too (a cast where it
+    /// first appears: the server would otherwise take `SELECT $1` as `text`); an error without
+    /// a position (a parameter whose type the server cannot infer) is at the query's key.
+    @Test func declaredParameterTypesAndAnErrorWithoutAPosition() async throws {
+        let url = try await emptyDatabaseURL()
+        let echo = Self.schema + """
+              echo:
+                sql: "SELECT :value AS value, :value + 1 AS next"
+                params: { value: int }
+
+            """
+        let (_, schema) = try project(echo)
+        let run = try StrataCLI.run(["prepare", schema, "--url", url])
+        #expect(run.status == 0, "\(run.error)")
+        let file = try PreparedQueries.decode(try String(contentsOfFile: PreparedQueries.path(forSchemaPath: schema), encoding: .utf8))
+        let query = try #require(file.query(named: "echo"))
+        #expect(query.sql == "SELECT $1::BIGINT AS value, $1 + 1 AS next")
+        #expect(query.parameters == [PreparedParameter(name: "value", type: "int8")])
+        #expect(query.columns == [PreparedColumn(name: "value", type: "int8", nullable: false), PreparedColumn(name: "next", type: "int8", nullable: false)])
+
+        let undetermined = Self.schema + """
+              isMissing:
+                sql:
+                  sqlite: "SELECT :value + 0 IS NULL AS missing"
+                  postgres: "SELECT :value IS NULL AS missing"
+
+            """
+        try undetermined.write(toFile: schema, atomically: true, encoding: .utf8)
+        let failed = try StrataCLI.run(["prepare", schema, "--url", url])
+        #expect(failed.status == 1)
+        let (line, column) = try Self.position(of: "isMissing:", in: undetermined)
+        #expect(failed.error.hasPrefix("\(schema):\(line):\(column): error: query 'isMissing': PostgreSQL rejects the statement: could not determine data type of parameter $1"), "\(failed.error)")
     }
 
     @Test func aSchemaWithoutQueriesWritesNothing() async throws {

@@ -1,8 +1,9 @@
 /// A top-level query's PostgreSQL text as `strata prepare` sends it to the server: each
 /// distinct `:name` parameter of ``SQLQuery/postgresText`` rewritten to `$1`, `$2` … in order of
-/// first appearance, and a list parameter's `IN (:ids)` to `= ANY($n)` (`NOT IN (:ids)` to
-/// `<> ALL($n)`), bound as one array. Strings, quoted identifiers, comments and `::` casts are
-/// left alone (the compiler's SQL tokenizer finds the parameters).
+/// first appearance (a parameter declared in `params:` cast to its type there), and a list
+/// parameter's `IN (:ids)` to `= ANY($n)` (`NOT IN (:ids)` to `<> ALL($n)`), bound as one
+/// array. Strings, quoted identifiers, comments and `::` casts are left alone (the compiler's
+/// SQL tokenizer finds the parameters).
 ///
 /// It keeps an offset map from the sent text back to ``SQLQuery/postgresText``, so that a
 /// position the server reports in the sent text (an error's `position`) is located in the
@@ -34,13 +35,20 @@ package struct PostgresStatementText: Hashable, Sendable {
         var copied: Bool
     }
 
-    /// Rewrites `query`'s ``SQLQuery/postgresText``.
+    /// Rewrites `query`'s ``SQLQuery/postgresText``; a parameter declared in `params:` gets
+    /// its PostgreSQL type as a cast where it first appears (`$1::BIGINT`, `$2::TEXT[]` for a
+    /// list), so that the server takes the declared type instead of inferring one (it would
+    /// take `SELECT :v` as `text`).
     package init(_ query: SQLQuery) {
-        self.init(sql: query.postgresText, listParameters: Set(query.parameterTypes.filter(\.isList).map(\.name)))
+        self.init(
+            sql: query.postgresText, listParameters: Set(query.parameterTypes.filter(\.isList).map(\.name)),
+            declaredTypes: Dictionary(query.parameterTypes.map { ($0.name, $0.type.codec().postgresType) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// Rewrites `text`; the parameters named in `listParameters` are lists.
-    package init(sql text: String, listParameters: Set<String>) {
+    /// Rewrites `text`; the parameters named in `listParameters` are lists, and those in
+    /// `declaredTypes` get that PostgreSQL type (of each element, for a list) as a cast where
+    /// they first appear.
+    package init(sql text: String, listParameters: Set<String>, declaredTypes: [String: String] = [:]) {
         original = text
         let tokens = SQLTokenizer.expressionTokens(of: text)
         let bytes = Array(text.utf8)
@@ -61,10 +69,12 @@ package struct PostgresStatementText: Hashable, Sendable {
             output += added
             copiedUpTo = source.upperBound
         }
-        func number(of name: String, isList: Bool) -> Int {
-            if let index = parameters.firstIndex(where: { $0.name == name }) { return index + 1 }
+        /// `$n` of the parameter `name`, with its declared type as a cast the first time.
+        func placeholder(of name: String, isList: Bool) -> String {
+            if let index = parameters.firstIndex(where: { $0.name == name }) { return "$\(index + 1)" }
             parameters.append(Parameter(name: name, isList: isList))
-            return parameters.count
+            guard let type = declaredTypes[name] else { return "$\(parameters.count)" }
+            return "$\(parameters.count)::\(type)" + (isList ? "[]" : "")
         }
         var index = 0
         while index < tokens.count {
@@ -75,16 +85,15 @@ package struct PostgresStatementText: Hashable, Sendable {
             {
                 let negated = index > 0 && tokens[index - 1].isKeyword("NOT")
                 let start = negated ? tokens[index - 1].offsets.lowerBound : token.offsets.lowerBound
-                let parameter = number(of: name, isList: true)
                 // The placeholder maps back to `:ids`, the operator to `IN`.
                 replace(start..<tokens[index + 1].offsets.upperBound, with: negated ? "<> ALL(" : "= ANY(")
-                replace(tokens[index + 2].offsets, with: "$\(parameter)")
+                replace(tokens[index + 2].offsets, with: placeholder(of: name, isList: true))
                 copy(upTo: tokens[index + 3].offsets.upperBound)
                 index += 4
                 continue
             }
             if case .parameter(let name) = token.kind {
-                replace(token.offsets, with: "$\(number(of: name, isList: listParameters.contains(name)))")
+                replace(token.offsets, with: placeholder(of: name, isList: listParameters.contains(name)))
             }
             index += 1
         }

@@ -31,6 +31,13 @@ struct PostgresStatementTextTests {
         #expect(text.parameters.map(\.isList) == [true, true, false])
     }
 
+    @Test func aDeclaredTypeIsACastWhereTheParameterFirstAppears() {
+        let text = PostgresStatementText(
+            sql: "SELECT :a AS a, :a + :b AS c WHERE x IN (:ids) OR y IN (:ids)", listParameters: ["ids"],
+            declaredTypes: ["a": "BIGINT", "ids": "TEXT"])
+        #expect(text.sql == "SELECT $1::BIGINT AS a, $1 + $2 AS c WHERE x = ANY($3::TEXT[]) OR y = ANY($3)")
+    }
+
     @Test func offsetsMapBackToTheTextAsWritten() throws {
         let original = "SELECT 'café', :long_name, nme FROM t WHERE id IN (:ids)"
         let text = PostgresStatementText(sql: original, listParameters: ["ids"])
@@ -69,7 +76,8 @@ struct PostgresStatementTextTests {
             """, path: "Notes.schema.yml")
         let query = try #require(compiled.schema.queries.first)
         let text = PostgresStatementText(query)
-        #expect(text.sql == "SELECT body FROM Note WHERE id = ANY($1) LIMIT $2")
+        // `params:` types are cast where the parameter first appears.
+        #expect(text.sql == "SELECT body FROM Note WHERE id = ANY($1::BIGINT[]) LIMIT $2")
         #expect(text.parameters.map(\.isList) == [true, false])
         #expect(text.original == query.postgresText)
     }
