@@ -138,8 +138,14 @@ extension PostgresCommands {
             printError("  \(command)")
             throw ExitCode(1)
         }
+        let counted = "\(prepared.count) \(prepared.count == 1 ? "query" : "queries") prepared on \(display(url))"
+        // Rewritten only when its bytes change, so that the build does not see a new input.
+        if FileManager.default.contents(atPath: outputPath) == Data(text.utf8) {
+            print("\(outputPath) is unchanged: \(counted)")
+            return
+        }
         try writeOrExit({ try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic) }, path: outputPath)
-        print("wrote \(outputPath): \(prepared.count) \(prepared.count == 1 ? "query" : "queries") prepared on \(display(url))")
+        print("wrote \(outputPath): \(counted)")
     }
 
     /// Why the file's `text` is not `expected`, one line per reason: the migrations it was

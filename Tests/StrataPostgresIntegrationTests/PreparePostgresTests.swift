@@ -144,9 +144,17 @@ struct PreparePostgresTests {
         #expect(rename.parameters.map(\.type) == ["text", "int8"])
         #expect(rename.columns.isEmpty)
 
-        // Stable: a second run writes the same bytes; the scratch schema is gone.
+        // Stable: a second run computes the same bytes and leaves the file alone (the build
+        // sees no new input); the scratch schema is gone.
+        let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        try await Task.sleep(for: .milliseconds(50))
         let again = try StrataCLI.run(["prepare", schema, "--url", url])
         #expect(again.status == 0, "\(again.error)")
+        #expect(again.output.contains("\(path) is unchanged: 4 queries"), "\(again.output)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try StrataCLI.run(["prepare", schema, "--url", url]).status == 0)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
         #expect(try await scratchSchemas(url).isEmpty)
     }
