@@ -71,6 +71,14 @@ enum HelpText {
 
         """
 
+    static let prepare = """
+        EXAMPLES:
+          strata prepare Shop.schema.yml --url postgres://app@localhost/shop
+          strata prepare Shop.schema.yml --url postgres://app@localhost/shop --check
+
+
+        """
+
     static let introspect = """
         EXAMPLES:
           strata introspect shop.sqlite --output Sources/Shop/Shop.schema.yml

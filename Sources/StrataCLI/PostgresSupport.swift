@@ -3,7 +3,7 @@ import Foundation
 import Strata
 import StrataCompiler
 
-/// What `strata migrate --url` and `strata status --url` need from PostgreSQL.
+/// What `strata migrate --url`, `strata status --url` and `strata prepare` need from PostgreSQL.
 ///
 /// The `strata-postgres` executable implements it over StrataPostgres and passes it to
 /// ``StrataCommand/main(postgres:)``. The `strata` executable and the plugins' copy of the command
@@ -15,6 +15,10 @@ public protocol PostgresMigrationTool: Sendable {
     /// Applies the pending `migrations` up to `target` (all when nil), each in its own
     /// transaction under the migrator's advisory lock; returns the ones this call applied.
     func migrate(url: String, migrations: [Migration], upTo target: Int?) async throws -> [Migration]
+    /// Applies `migrations` to a scratch schema of the database at `url` (dropped afterwards,
+    /// whatever happens), prepares each of `statements` there (without running it) and returns
+    /// what the server said about each: `strata prepare`.
+    func describe(url: String, migrations: [Migration], statements: [String]) async throws -> [PostgresStatementOutcome]
 }
 
 /// A PostgreSQL database's migration history, as `strata status --url` prints it.

@@ -6,7 +6,7 @@ public struct StrataCommand: ParsableCommand {
         commandName: "strata",
         abstract: "Compile YAML schema files into typed SQLite persistence code.",
         discussion: StrataCommand.overview,
-        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self, Introspect.self, Diagram.self]
+        subcommands: [Check.self, Generate.self, MigrationGroup.self, Migrate.self, Status.self, Prepare.self, Introspect.self, Diagram.self]
     )
 
     /// Creates the command (ArgumentParser fills in the options).

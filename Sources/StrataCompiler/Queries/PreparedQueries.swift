@@ -136,6 +136,14 @@ package struct PreparedColumn: Codable, Equatable, Sendable {
     /// Whether it may be NULL: false only when it is a column of a table with
     /// `pg_attribute.attnotnull` that no outer join makes nullable, or an expression the query
     /// analysis proves non-null.
+    ///
+    /// The rule (`strata prepare`, ``PreparedQuery/init(query:text:analysis:parameterTypes:columns:)``):
+    /// the server reports, for each result column, the table OID and attribute number it comes
+    /// from (0 for an expression); the compiler's analysis of the same query (the SQLite
+    /// check's ``TypedQuery``, its column at the same position) says whether it is optional.
+    /// For a table column, `nullable = !attnotnull || analysisSaysOptional` (the analysis sees
+    /// the outer joins); for an expression, `nullable = analysisSaysOptional`; a position the
+    /// analysis does not have is nullable.
     package var nullable: Bool
 
     /// Creates a column.

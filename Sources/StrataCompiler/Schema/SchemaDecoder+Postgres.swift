@@ -45,10 +45,6 @@ extension SchemaDecoder {
     /// Reports what the schema uses that PostgreSQL cannot express, each at its line.
     mutating func checkPostgres(_ schema: Schema, tables: [YAMLNode.Pair]) {
         let fileStart = SourceLocation(file: file, line: 1, column: 1)
-        for query in schema.queries {
-            error(query.location ?? fileStart, "typed SQL queries are SQLite-only for now: query '\(query.name)' cannot be generated for PostgreSQL",
-                  hint: "remove postgres from 'dialects', or write it as a table query (tables.<Record>.queries), which both dialects run")
-        }
         for trigger in schema.triggers {
             error(trigger.location ?? fileStart, "trigger '\(trigger.name)' is written in SQLite's SQL, which PostgreSQL does not run (its triggers call a function)",
                   hint: "remove postgres from 'dialects', or do the trigger's work in Swift")

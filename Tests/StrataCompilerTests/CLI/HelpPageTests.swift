@@ -7,7 +7,7 @@ import Testing
 @Suite struct HelpPageTests {
     static let commands: [[String]] = [
         [], ["check"], ["generate"], ["migration"], ["migration", "new"], ["migration", "verify"], ["migrate"],
-        ["status"], ["introspect"], ["diagram"],
+        ["status"], ["prepare"], ["introspect"], ["diagram"],
     ]
 
     @Test(arguments: commands)
@@ -29,7 +29,7 @@ import Testing
         for shell in ["bash", "zsh", "fish"] {
             let result = try StrataCLITests().strata(["--generate-completion-script", shell], in: directory)
             #expect(result.status == 0, "\(shell): \(result.stderr)")
-            for subcommand in ["check", "generate", "migration", "migrate", "status", "diagram"] {
+            for subcommand in ["check", "generate", "migration", "migrate", "status", "prepare", "diagram"] {
                 #expect(result.stdout.contains(subcommand), "the \(shell) script lacks \(subcommand)")
             }
         }
