@@ -120,9 +120,17 @@ enum Check {
             queries = analysis.queries
             diagnostics += analysis.diagnostics
         }
+        // PostgreSQL runs the statements `strata-postgres prepare` checked: read offline from
+        // `<Name>.prepared.json` and reconciled with the SQLite types (PostgresQueryCheck).
+        var postgresQueries: [PostgresTypedQuery] = []
+        if schema.targetsPostgres, !queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+            let check = PostgresQueryCheck.check(queries, in: schema)
+            postgresQueries = check.queries
+            diagnostics += check.diagnostics
+        }
         diagnostics = SchemaLoader.sorted(diagnostics)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        return (CompiledSchema(schema: schema, queries: queries, catalog: catalog), diagnostics)
+        return (CompiledSchema(schema: schema, queries: queries, postgresQueries: postgresQueries, catalog: catalog), diagnostics)
     }
 }
 
@@ -134,14 +142,18 @@ package struct CompiledSchema: Sendable {
     package let schema: Schema
     /// The top-level `queries:` as the query analysis typed them, in declaration order.
     package let queries: [TypedQuery]
+    /// With `dialects: [sqlite, postgres]`: the same queries as PostgreSQL runs them, from
+    /// `<Name>.prepared.json` (``PostgresQueryCheck``), in declaration order.
+    package let postgresQueries: [PostgresTypedQuery]
     /// The in-memory database the checks executed the schema's DDL in, which later stages
     /// reuse to introspect the declared structure instead of executing the DDL again.
     let catalog: ValidatedDatabase
 
     /// A compiled schema; made by ``Check`` (tests make their own from a model).
-    init(schema: Schema, queries: [TypedQuery] = [], catalog: ValidatedDatabase = ValidatedDatabase()) {
+    init(schema: Schema, queries: [TypedQuery] = [], postgresQueries: [PostgresTypedQuery] = [], catalog: ValidatedDatabase = ValidatedDatabase()) {
         self.schema = schema
         self.queries = queries
+        self.postgresQueries = postgresQueries
         self.catalog = catalog
     }
 }

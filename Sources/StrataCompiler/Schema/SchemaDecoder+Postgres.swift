@@ -2,8 +2,9 @@
 //
 // The rule: the PostgreSQL side is generated from the same YAML, so whatever the YAML says that
 // PostgreSQL cannot express is an error at the line that says it, never a silent omission.
-// - `search:` (an FTS5 index), top-level `queries:` (typed against SQLite) and `triggers:`
-//   (SQLite's `CREATE TRIGGER … BEGIN … END`; PostgreSQL's call a function): errors.
+// - `search:` (an FTS5 index) and `triggers:` (SQLite's `CREATE TRIGGER … BEGIN … END`;
+//   PostgreSQL's call a function): errors. Top-level `queries:` run on PostgreSQL as
+//   `strata-postgres prepare` checked them (`<Name>.prepared.json`, see PostgresQueryCheck).
 // - SQL fragments (`default: { sql: }`, `check:`, `checks:`, an index's `where:`, a table query's
 //   `where:`/`orderBy:`, `views:`) are passed to PostgreSQL as written; the ones that use a
 //   function or operator only SQLite has (`strftime`, `ifnull`, `==` …) are errors.
@@ -45,10 +46,6 @@ extension SchemaDecoder {
     /// Reports what the schema uses that PostgreSQL cannot express, each at its line.
     mutating func checkPostgres(_ schema: Schema, tables: [YAMLNode.Pair]) {
         let fileStart = SourceLocation(file: file, line: 1, column: 1)
-        for query in schema.queries {
-            error(query.location ?? fileStart, "typed SQL queries are SQLite-only for now: query '\(query.name)' cannot be generated for PostgreSQL",
-                  hint: "remove postgres from 'dialects', or write it as a table query (tables.<Record>.queries), which both dialects run")
-        }
         for trigger in schema.triggers {
             error(trigger.location ?? fileStart, "trigger '\(trigger.name)' is written in SQLite's SQL, which PostgreSQL does not run (its triggers call a function)",
                   hint: "remove postgres from 'dialects', or do the trigger's work in Swift")
