@@ -20,8 +20,14 @@ import Strata
 package enum Compiler {
     /// Reads the file at `path` and runs the front end and the checks: the compiled schema when
     /// it has no errors, and every diagnostic, sorted by position.
-    package static func check(path: String) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
-        Check.run(Frontend.read(path: path))
+    ///
+    /// `preparedQueries: false` leaves out the PostgreSQL half of the typed queries (no
+    /// `<Name>.prepared.json` is read, ``CompiledSchema/postgresQueries`` is empty): for the
+    /// commands that generate no query code and that must work before the file is written or
+    /// while it is stale (`strata migration new`, which writes the migrations the file is
+    /// prepared against, and `strata-postgres prepare`, which writes it).
+    package static func check(path: String, preparedQueries: Bool = true) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
+        Check.run(Frontend.read(path: path), preparedQueries: preparedQueries)
     }
 
     /// Runs the front end and the checks on schema bytes; `path` names the file in diagnostics
@@ -31,8 +37,9 @@ package enum Compiler {
     }
 
     /// The compiled schema at `path`; throws ``DiagnosticsError`` with every problem.
-    package static func compile(path: String) throws -> CompiledSchema {
-        try compiled(check(path: path))
+    /// (`preparedQueries`: see ``check(path:preparedQueries:)``.)
+    package static func compile(path: String, preparedQueries: Bool = true) throws -> CompiledSchema {
+        try compiled(check(path: path, preparedQueries: preparedQueries))
     }
 
     /// The compiled schema of `contents`; throws ``DiagnosticsError`` with every problem.
@@ -102,8 +109,9 @@ enum Frontend {
 /// DDL executed in SQLite (the catalog), every statement the generated code runs prepared,
 /// and every query typed (``QueryAnalyzer``).
 enum Check {
-    /// The compiled schema when `document` has no errors, and every diagnostic, sorted.
-    static func run(_ document: SchemaDocument) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
+    /// The compiled schema when `document` has no errors, and every diagnostic, sorted;
+    /// `preparedQueries: false` skips ``PostgresQueryCheck``.
+    static func run(_ document: SchemaDocument, preparedQueries: Bool = true) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
         guard var schema = document.schema else { return (nil, SchemaLoader.sorted(document.diagnostics)) }
         var decoder = document.decoder
         var diagnostics = document.diagnostics
@@ -123,7 +131,7 @@ enum Check {
         // PostgreSQL runs the statements `strata-postgres prepare` checked: read offline from
         // `<Name>.prepared.json` and reconciled with the SQLite types (PostgresQueryCheck).
         var postgresQueries: [PostgresTypedQuery] = []
-        if schema.targetsPostgres, !queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+        if preparedQueries, schema.targetsPostgres, !queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
             let check = PostgresQueryCheck.check(queries, in: schema)
             postgresQueries = check.queries
             diagnostics += check.diagnostics

@@ -74,7 +74,9 @@ extension SwiftRenderer {
         let row = postgresRowType(query)
         var doc = query.doc.map { $0 + "\n\n" } ?? ""
         doc += "Typed query `\(query.name)` on PostgreSQL (see `\(SwiftNames.queriesTypeName(schema.name)).\(query.name)`):\n\n"
-        doc += "```sql\n\(typed.sql)\n```\n\n"
+        var sql = typed.sql
+        while sql.last?.isWhitespace == true { sql.removeLast() }
+        doc += "```sql\n\(sql)\n```\n\n"
         if query.shape == .changes { doc += "- Returns: the number of rows changed.\n" }
         if !query.isReadOnly { doc += "- Note: a write: call it inside `pg.write { }`.\n" }
         doc += remark("query \(query.name)")
