@@ -197,4 +197,53 @@ import Testing
         try fixture.writePrepared { file in file.queries[1].columns.swapAt(0, 1) }
         #expect(fixture.errors().first?.contains("query 'cheap': column 1 (name) is named price on PostgreSQL") == true, "\(fixture.errors())")
     }
+
+    // MARK: - The real CLI on the Ledger fixture
+
+    /// A copy of Fixtures/Generated/Ledger (schema, migrations, prepared.json) in a new directory.
+    static func ledgerCopy() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for name in ["Ledger.schema.yml", "Ledger.prepared.json", "Ledger.migrations"] {
+            try FileManager.default.copyItem(
+                at: GeneratedFixtures.directory.appendingPathComponent(name), to: directory.url.appendingPathComponent(name))
+        }
+        return directory
+    }
+
+    /// What the build plugin runs: `strata generate` fails on a query edited since the file
+    /// was written, at the query's line, naming the command; with the file as written it succeeds.
+    @Test func strataGenerateFailsOnAStaleFileNamingTheCommand() throws {
+        let directory = try Self.ledgerCopy()
+        let fresh = try StrataExecutable.run(["generate", "Ledger.schema.yml", "--output-file", "Ledger.swift"], in: directory.url)
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        let schema = directory.path("Ledger.schema.yml")
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "SELECT count(*) AS n FROM entries", with: "SELECT count(*) AS n FROM entries WHERE cents > 0")
+        #expect(edited != text)
+        try edited.write(toFile: schema, atomically: true, encoding: .utf8)
+        let stale = try StrataExecutable.run(["generate", "Ledger.schema.yml", "--output-file", "Ledger.swift"], in: directory.url)
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains(
+            "Ledger.schema.yml:61:3: error: query 'entryCount' changed since it was prepared for PostgreSQL (Ledger.prepared.json is stale)"), "\(stale.stderr)")
+        #expect(stale.stderr.contains("run `strata-postgres prepare Ledger.schema.yml --url postgres://…` again"), "\(stale.stderr)")
+        #expect(try StrataExecutable.run(["check", "Ledger.schema.yml"], in: directory.url).status == 1, "check accepts what generate compiles")
+    }
+
+    /// A new migration makes the file stale, so `strata migration new` (which writes it) must
+    /// not need the file: it runs with the file stale or missing, and the build then names
+    /// `strata-postgres prepare`.
+    @Test func migrationNewRunsWithoutThePreparedFile() throws {
+        let directory = try Self.ledgerCopy()
+        try FileManager.default.removeItem(atPath: directory.path("Ledger.prepared.json"))
+        let schema = directory.path("Ledger.schema.yml")
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        try text.replacingOccurrences(of: "      memo:      text?\n", with: "      memo:      text?\n      note:      text?\n")
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let new = try StrataExecutable.run(["migration", "new", "Ledger.schema.yml", "--name", "add_note"], in: directory.url)
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.path("Ledger.migrations/postgres/0002_add_note.sql")))
+        let generate = try StrataExecutable.run(["generate", "Ledger.schema.yml", "--output-file", "Ledger.swift"], in: directory.url)
+        #expect(generate.status == 1)
+        #expect(generate.stderr.contains("error: query 'balances' has never been prepared for PostgreSQL: Ledger.prepared.json does not exist"), "\(generate.stderr)")
+    }
 }
