@@ -11,7 +11,8 @@ import Testing
 /// `LedgerPostgresQueries` giving the same values, in the same (shared) row types. Covers a
 /// join with aggregates, a per-dialect statement (the cast PostgreSQL needs), a list parameter
 /// (`= ANY($1)`, one array), record-shaped rows, an enum and a UUID read, `returns: one` of
-/// an aggregate, `INSERT … RETURNING` and an `UPDATE`'s row count.
+/// an aggregate, `INSERT … RETURNING`, an `UPDATE`'s row count, an enum parameter and
+/// parameters named like the generated code's own names (`conn`, `row`, `name`).
 @Suite(.postgreSQLInstalled, .postgresServer)
 struct LedgerPostgresQueriesTests {
     /// Whole milliseconds: SQLite stores dates to the millisecond, PostgreSQL to the microsecond.
@@ -61,7 +62,7 @@ struct LedgerPostgresQueriesTests {
                     averageEmpty: try queries.averageCents(accountId: 3), entriesOf: try queries.entriesOf(accountIds: [2, 3]),
                     entriesOfNone: try queries.entriesOf(accountIds: []), house: try queries.accountNamed(name: "House"),
                     nobody: try queries.accountNamed(name: "Nobody"), memos: try queries.memos(since: Self.start.addingTimeInterval(60)),
-                    count: try queries.entryCount())
+                    count: try queries.entryCount(), like: try queries.accountsLike(name: "%s%", conn: 0, row: .liability))
             }
             let postgres = try await pg.read { conn in
                 let queries = LedgerPostgresQueries(conn)
@@ -70,7 +71,8 @@ struct LedgerPostgresQueriesTests {
                     averageEmpty: try await queries.averageCents(accountId: 3), entriesOf: try await queries.entriesOf(accountIds: [2, 3]),
                     entriesOfNone: try await queries.entriesOf(accountIds: []), house: try await queries.accountNamed(name: "House"),
                     nobody: try await queries.accountNamed(name: "Nobody"),
-                    memos: try await queries.memos(since: Self.start.addingTimeInterval(60)), count: try await queries.entryCount())
+                    memos: try await queries.memos(since: Self.start.addingTimeInterval(60)), count: try await queries.entryCount(),
+                    like: try await queries.accountsLike(name: "%s%", conn: 0, row: .liability))
             }
             // The values themselves, not only their agreement.
             #expect(sqlite.balances == [
@@ -92,6 +94,7 @@ struct LedgerPostgresQueriesTests {
                 LedgerQueries.MemosRow(memo: nil, kind: .liability, token: tokens[4]),
             ])
             #expect(sqlite.count == 5)
+            #expect(sqlite.like == [1])  // Cash and House match "%s%"; House is the liability left out
             #expect(postgres == sqlite)
 
             // An UPDATE's row count, on both.
@@ -122,5 +125,6 @@ struct LedgerPostgresQueriesTests {
         var nobody: Account?
         var memos: [LedgerQueries.MemosRow]
         var count: Int
+        var like: [Int]
     }
 }

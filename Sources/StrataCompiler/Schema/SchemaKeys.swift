@@ -18,6 +18,7 @@ package enum SchemaKeys {
         "tables.*.search": SchemaDecoder.searchKeys,
         "tables.*.queries.*": SchemaDecoder.queryKeys,
         "queries.*": SchemaDecoder.sqlQueryKeys,
+        "queries.*.sql": SchemaDecoder.sqlDialectKeys,
     ]
 
     /// The values of the schema language's fixed vocabularies, by the key that takes them

@@ -21,7 +21,7 @@ extension SwiftRenderer {
         out.doc("""
             The typed queries of \(input.sourceFileName) on PostgreSQL: the methods of `\(sqliteType)`, with its
             argument labels and row types, `async`. Each runs the statement `strata-postgres prepare`
-            checked on a server (\(Generator.schemaStem(of: input.sourceFileName)).prepared.json).
+            checked on a server (\(PreparedQueries.path(forSchemaPath: input.sourceFileName))).
 
             ```swift
             let rows = try await pg.read { conn in try await \(typeName)(conn).\(first.name)(\(Self.exampleArguments(first))) }
@@ -86,11 +86,11 @@ extension SwiftRenderer {
         switch (query.shape, query.returns) {
         case (.changes, _):
             out.block("public func \(name)(\(signature)) async throws -> Int") { out in
-                out.line("try await conn.execute(\(call))")
+                out.line("try await self.conn.execute(\(call))")
             }
         case (_, .one) where query.exactlyOneRow:
             out.block("public func \(name)(\(signature)) async throws -> \(row)") { out in
-                out.block("guard let row = try await conn.fetchOne(\(call)) else") { out in
+                out.block("guard let row = try await self.conn.fetchOne(\(call)) else") { out in
                     out.line("throw StrataError.missingRow(query: \(SwiftNames.stringLiteral(query.name)))")
                 }
                 out.line("return row")
@@ -98,11 +98,11 @@ extension SwiftRenderer {
         case (_, .one):
             let optional = row.hasSuffix("?")
             out.block("public func \(name)(\(signature)) async throws -> \(optional ? row : row + "?")") { out in
-                out.line("try await conn.fetchOne(\(call))" + (optional ? " ?? nil" : ""))
+                out.line("try await self.conn.fetchOne(\(call))" + (optional ? " ?? nil" : ""))
             }
         case (_, .many), (_, .count), (_, .exists):
             out.block("public func \(name)(\(signature)) async throws -> [\(row)]") { out in
-                out.line("try await conn.fetchAll(\(call))")
+                out.line("try await self.conn.fetchAll(\(call))")
             }
         }
     }

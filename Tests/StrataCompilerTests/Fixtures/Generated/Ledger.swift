@@ -647,6 +647,24 @@ public struct LedgerQueries {
         try statement.run()
         return self.conn.changes
     }
+
+    /// Parameters named like the generated code's own names (conn, row) and an enum parameter.
+    ///
+    /// ```sql
+    /// SELECT id FROM accounts WHERE name LIKE :name AND id > :conn AND kind <> :row ORDER BY id
+    /// ```
+    ///
+    /// - Remark: Generated from Ledger.schema.yml, query accountsLike.
+    public func accountsLike(name: String, conn conn_: Int, row: Account.Kind) throws -> [Int] {
+        let statement = try self.conn.cachedStatement(LedgerQueriesSQL.accountsLike)
+        defer { statement.reset() }
+        try statement.bind(name, at: 1)
+        try statement.bind(conn_, at: 2)
+        try statement.bind(row.rawValue, at: 3)
+        var records: [Int] = []
+        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "accountsLike", column: "id").int(at: 0)) }
+        return records
+    }
 }
 
 /// The SQL of `LedgerQueries`'s methods.
@@ -693,6 +711,10 @@ private enum LedgerQueriesSQL {
 
     static let rename: CachedSQL = #"""
         UPDATE accounts SET name = :name WHERE id = :id
+        """#
+
+    static let accountsLike: CachedSQL = #"""
+        SELECT id FROM accounts WHERE name LIKE :name AND id > :conn AND kind <> :row ORDER BY id
         """#
 }
 
@@ -1336,7 +1358,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query balances.
     public func balances() async throws -> [LedgerQueries.BalancesRow] {
-        try await conn.fetchAll(BalancesStatement())
+        try await self.conn.fetchAll(BalancesStatement())
     }
 
     /// Typed query `averageCents` on PostgreSQL (see `LedgerQueries.averageCents`):
@@ -1347,7 +1369,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query averageCents.
     public func averageCents(accountId: Int) async throws -> Double? {
-        guard let row = try await conn.fetchOne(AverageCentsStatement(accountId: accountId)) else {
+        guard let row = try await self.conn.fetchOne(AverageCentsStatement(accountId: accountId)) else {
             throw StrataError.missingRow(query: "averageCents")
         }
         return row
@@ -1361,7 +1383,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query entriesOf.
     public func entriesOf(accountIds: [Int]) async throws -> [Entry] {
-        try await conn.fetchAll(EntriesOfStatement(accountIds: accountIds))
+        try await self.conn.fetchAll(EntriesOfStatement(accountIds: accountIds))
     }
 
     /// Typed query `accountNamed` on PostgreSQL (see `LedgerQueries.accountNamed`):
@@ -1372,7 +1394,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query accountNamed.
     public func accountNamed(name: String) async throws -> Account? {
-        try await conn.fetchOne(AccountNamedStatement(name: name))
+        try await self.conn.fetchOne(AccountNamedStatement(name: name))
     }
 
     /// Typed query `memos` on PostgreSQL (see `LedgerQueries.memos`):
@@ -1386,7 +1408,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query memos.
     public func memos(since: Date) async throws -> [LedgerQueries.MemosRow] {
-        try await conn.fetchAll(MemosStatement(since: since))
+        try await self.conn.fetchAll(MemosStatement(since: since))
     }
 
     /// Typed query `entryCount` on PostgreSQL (see `LedgerQueries.entryCount`):
@@ -1397,7 +1419,7 @@ public struct LedgerPostgresQueries: Sendable {
     ///
     /// - Remark: Generated from Ledger.schema.yml, query entryCount.
     public func entryCount() async throws -> Int {
-        guard let row = try await conn.fetchOne(EntryCountStatement()) else {
+        guard let row = try await self.conn.fetchOne(EntryCountStatement()) else {
             throw StrataError.missingRow(query: "entryCount")
         }
         return row
@@ -1414,7 +1436,7 @@ public struct LedgerPostgresQueries: Sendable {
     /// - Note: a write: call it inside `pg.write { }`.
     /// - Remark: Generated from Ledger.schema.yml, query addEntry.
     public func addEntry(accountId: Int, cents: Int, memo: String?, token: UUID, bookedAt: Date) async throws -> Int? {
-        try await conn.fetchOne(AddEntryStatement(accountId: accountId, cents: cents, memo: memo, token: token, bookedAt: bookedAt))
+        try await self.conn.fetchOne(AddEntryStatement(accountId: accountId, cents: cents, memo: memo, token: token, bookedAt: bookedAt))
     }
 
     /// Typed query `rename` on PostgreSQL (see `LedgerQueries.rename`):
@@ -1428,7 +1450,20 @@ public struct LedgerPostgresQueries: Sendable {
     /// - Remark: Generated from Ledger.schema.yml, query rename.
     @discardableResult
     public func rename(name: String, id: Int) async throws -> Int {
-        try await conn.execute(RenameStatement(name: name, id: id))
+        try await self.conn.execute(RenameStatement(name: name, id: id))
+    }
+
+    /// Parameters named like the generated code's own names (conn, row) and an enum parameter.
+    ///
+    /// Typed query `accountsLike` on PostgreSQL (see `LedgerQueries.accountsLike`):
+    ///
+    /// ```sql
+    /// SELECT id FROM accounts WHERE name LIKE $1 AND id > $2 AND kind <> $3 ORDER BY id
+    /// ```
+    ///
+    /// - Remark: Generated from Ledger.schema.yml, query accountsLike.
+    public func accountsLike(name: String, conn conn_: Int, row: Account.Kind) async throws -> [Int] {
+        try await self.conn.fetchAll(AccountsLikeStatement(name: name, conn: conn_, row: row))
     }
 
     // Statements
@@ -1604,6 +1639,31 @@ public struct LedgerPostgresQueries: Sendable {
         }
 
         func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// `SELECT id FROM accounts WHERE name LIKE $1 AND id > $2 AND kind <> $3 ORDER BY id`
+    struct AccountsLikeStatement: PostgresPreparedStatement {
+        static let name = "strata_21728e612a7f69daca8878bd"
+        static let sql = "SELECT id FROM accounts WHERE name LIKE $1 AND id > $2 AND kind <> $3 ORDER BY id\n"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int8, .text]
+        typealias Row = Int
+
+        var name: String
+        var conn: Int
+        var row: Account.Kind
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(self.name)
+            bindings.append(self.conn)
+            bindings.append(self.row.rawValue)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let cells = row.makeRandomAccess()
+            return try cells[0].decode(Int.self)
+        }
     }
 }
 #endif
