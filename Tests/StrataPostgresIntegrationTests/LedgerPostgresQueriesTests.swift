@@ -12,7 +12,8 @@ import Testing
 /// join with aggregates, a per-dialect statement (the cast PostgreSQL needs), a list parameter
 /// (`= ANY($1)`, one array), record-shaped rows, an enum and a UUID read, `returns: one` of
 /// an aggregate, `INSERT … RETURNING`, an `UPDATE`'s row count, an enum parameter and
-/// parameters named like the generated code's own names (`conn`, `row`, `name`).
+/// parameters named like the generated code's own names (`conn`, `row`, `name`), and an `int4`
+/// parameter (bound narrowed, an out-of-range value refused).
 @Suite(.postgreSQLInstalled, .postgresServer)
 struct LedgerPostgresQueriesTests {
     /// Whole milliseconds: SQLite stores dates to the millisecond, PostgreSQL to the microsecond.
@@ -62,7 +63,8 @@ struct LedgerPostgresQueriesTests {
                     averageEmpty: try queries.averageCents(accountId: 3), entriesOf: try queries.entriesOf(accountIds: [2, 3]),
                     entriesOfNone: try queries.entriesOf(accountIds: []), house: try queries.accountNamed(name: "House"),
                     nobody: try queries.accountNamed(name: "Nobody"), memos: try queries.memos(since: Self.start.addingTimeInterval(60)),
-                    count: try queries.entryCount(), like: try queries.accountsLike(name: "%s%", conn: 0, row: .liability))
+                    count: try queries.entryCount(), like: try queries.accountsLike(name: "%s%", conn: 0, row: .liability),
+                    initials: try queries.initials(length: 2))
             }
             let postgres = try await pg.read { conn in
                 let queries = LedgerPostgresQueries(conn)
@@ -72,7 +74,8 @@ struct LedgerPostgresQueriesTests {
                     entriesOfNone: try await queries.entriesOf(accountIds: []), house: try await queries.accountNamed(name: "House"),
                     nobody: try await queries.accountNamed(name: "Nobody"),
                     memos: try await queries.memos(since: Self.start.addingTimeInterval(60)), count: try await queries.entryCount(),
-                    like: try await queries.accountsLike(name: "%s%", conn: 0, row: .liability))
+                    like: try await queries.accountsLike(name: "%s%", conn: 0, row: .liability),
+                    initials: try await queries.initials(length: 2))
             }
             // The values themselves, not only their agreement.
             #expect(sqlite.balances == [
@@ -95,7 +98,14 @@ struct LedgerPostgresQueriesTests {
             ])
             #expect(sqlite.count == 5)
             #expect(sqlite.like == [1])  // Cash and House match "%s%"; House is the liability left out
+            #expect(sqlite.initials == ["Ca", "Ho", "Em"])
             #expect(postgres == sqlite)
+            // substr's length is int4 on PostgreSQL: a value beyond it is an error, not a wrapped number.
+            let tooLong = await #expect(throws: StrataError.self) {
+                try await pg.read { conn in try await LedgerPostgresQueries(conn).initials(length: Int(Int32.max) + 1) }
+            }
+            #expect(tooLong?.kind == .invalidValue)
+            #expect(tooLong?.message.contains("parameter :length") == true, "\(String(describing: tooLong))")
 
             // An UPDATE's row count, on both.
             let sqliteChanges = try await db.write { conn in
@@ -126,5 +136,6 @@ struct LedgerPostgresQueriesTests {
         var memos: [LedgerQueries.MemosRow]
         var count: Int
         var like: [Int]
+        var initials: [String]
     }
 }

@@ -11,6 +11,8 @@ package struct PostgresTypedQuery: Hashable, Sendable {
     package var sql: String
     /// For each `$n` in order, the index of its parameter in ``TypedQuery/parameters``.
     package var bindings: [Int]
+    /// For each `$n` in order, its PostgreSQL type by `pg_type.typname` (`int8`, `_text` …).
+    package var parameterTypes: [String]
     /// The PostgreSQL type of each result column, by `pg_type.typname`.
     package var columnTypes: [String]
 }
@@ -144,11 +146,14 @@ enum PostgresQueryCheck {
 
     /// How the generated code binds a value of `type` (the `PostgresDataType` member), so the
     /// server parses the statement with the same parameter types on every call (a nil bound
-    /// first would otherwise let it infer another).
-    static func bindingDataType(_ type: ColumnType, isList: Bool) -> String {
+    /// first would otherwise let it infer another): the type the server inferred for an `int`
+    /// (`int2`, `int4`, `int8`), the column type's own otherwise.
+    static func bindingDataType(_ type: ColumnType, isList: Bool, postgresType: String) -> String {
         let base: String
         switch type {
-        case .int: base = "int8"
+        case .int:
+            let element = postgresType.hasPrefix("_") ? String(postgresType.dropFirst()) : postgresType
+            base = ["int2", "int4"].contains(element) ? element : "int8"
         case .double: base = "float8"
         case .bool: base = "bool"
         case .text, .enumeration: base = "text"
@@ -191,7 +196,8 @@ private struct Reconciler {
         let bindings = reconcileParameters()
         reconcileColumns()
         guard diagnostics.isEmpty, let bindings else { return nil }
-        return PostgresTypedQuery(query: query, sql: entry.sql, bindings: bindings, columnTypes: entry.columns.map(\.type))
+        return PostgresTypedQuery(
+            query: query, sql: entry.sql, bindings: bindings, parameterTypes: entry.parameters.map(\.type), columnTypes: entry.columns.map(\.type))
     }
 
     /// The parameter index of each `$n`; nil after an error.
@@ -232,7 +238,9 @@ private struct Reconciler {
                 failed = true
                 continue
             }
-            guard PostgresQueryCheck.postgresTypes(of: element).contains(type) else {
+            // A parameter is bound as the server typed it: an Int fits int2/int4 (checked when
+            // bound), a Double only float8 (a float4 would round it).
+            guard PostgresQueryCheck.postgresTypes(of: element).subtracting(["float4"]).contains(type) else {
                 let what = parameter.isList ? "a list of \(element.keyword)" : element.keyword
                 error("parameter :\(prepared.name) is \(what) on SQLite but \(prepared.type) on PostgreSQL",
                       hint: "\(variantAdvice) CAST(:\(prepared.name) AS \(PostgresQueryCheck.castType(element))) where it is used")

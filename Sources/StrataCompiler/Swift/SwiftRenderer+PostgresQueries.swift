@@ -114,9 +114,9 @@ extension SwiftRenderer {
         out.block("struct \(statementName): PostgresPreparedStatement") { out in
             out.line("static let name = \(SwiftNames.stringLiteral("strata_" + Migration.checksum(of: typed.sql).prefix(24)))")
             out.line("static let sql = \(SwiftNames.stringLiteral(typed.sql))")
-            let types = typed.bindings.map { index -> String in
+            let types = zip(typed.bindings, typed.parameterTypes).map { index, postgresType -> String in
                 let parameter = query.parameters[index]
-                return "." + PostgresQueryCheck.bindingDataType(parameter.valueType.type, isList: parameter.isList)
+                return "." + PostgresQueryCheck.bindingDataType(parameter.valueType.type, isList: parameter.isList, postgresType: postgresType)
             }
             out.line("static let bindingDataTypes: [PostgresDataType] = [\(types.joined(separator: ", "))]")
             out.line("typealias Row = \(query.shape == .changes ? "Void" : postgresRowType(query))")
@@ -132,8 +132,8 @@ extension SwiftRenderer {
                     return
                 }
                 out.line("var bindings = PostgresBindings(capacity: \(typed.bindings.count))")
-                for index in typed.bindings {
-                    out.line(postgresQueryBindLine(query.parameters[index]))
+                for (index, postgresType) in zip(typed.bindings, typed.parameterTypes) {
+                    out.line(postgresQueryBindLine(query.parameters[index], postgresType: postgresType))
                 }
                 out.line("return bindings")
             }
@@ -170,10 +170,21 @@ extension SwiftRenderer {
         return type.type.codec().postgresRead("cells[\(index)]", isOptional: type.isOptional, in: typeScope(type), helpers: postgresCells)
     }
 
-    /// Appends a parameter's value (`self.<label>`) to `bindings`: a list as one array.
-    func postgresQueryBindLine(_ parameter: TypedQuery.Parameter) -> String {
+    /// Appends a parameter's value (`self.<label>`) to `bindings`: a list as one array; an
+    /// `Int` the server typed `int4` or `int2` narrowed, throwing when it does not fit.
+    func postgresQueryBindLine(_ parameter: TypedQuery.Parameter, postgresType: String) -> String {
         let value = "self.\(SwiftNames.identifier(parameter.label))"
         let type = parameter.valueType.type
+        let element = postgresType.hasPrefix("_") ? String(postgresType.dropFirst()) : postgresType
+        if case .int = type, let narrow = ["int4": "int32", "int2": "int16"][element] {
+            func convert(_ number: String) -> String {
+                "PostgresQueryValues.\(narrow)(\(number), parameter: \(SwiftNames.stringLiteral(parameter.name)))"
+            }
+            if parameter.isList || parameter.isOptional {
+                return "bindings.append(try \(value).map { try \(convert("$0")) })"
+            }
+            return "bindings.append(try \(convert(value)))"
+        }
         guard parameter.isList else {
             if case .json = type {
                 return parameter.isOptional

@@ -184,6 +184,13 @@ import Testing
         #expect(fixture.errors() == [
             "Shop.schema.yml:10:3: query 'cheap': parameter :max is double on SQLite but numeric on PostgreSQL | write the PostgreSQL statement apart, sql: { sqlite: \"…\", postgres: \"…\" }, with CAST(:max AS double precision) where it is used"
         ])
+        // A float4 parameter would round the Double: refused too.
+        try fixture.writePrepared { file in file.queries[1].parameters[0].type = "float4" }
+        #expect(fixture.errors().first?.contains("parameter :max is double on SQLite but float4 on PostgreSQL") == true, "\(fixture.errors())")
+        // An int4 one is bound narrowed (checked at run time): accepted.
+        try fixture.writePrepared { file in file.queries[1].parameters[1].type = "_int4" }
+        #expect(fixture.errors().isEmpty, "\(fixture.errors())")
+        #expect(fixture.check().compiled?.postgresQueries.first?.parameterTypes == ["float8", "_int4"])
         try fixture.writePrepared { file in file.queries[1].parameters[1] = PreparedParameter(name: "ids", type: "int8") }
         #expect(fixture.errors().first?.contains("parameter :ids is a list on SQLite (IN (:ids)) but one value on PostgreSQL") == true, "\(fixture.errors())")
         try fixture.writePrepared { file in file.queries[1].parameters.removeLast() }

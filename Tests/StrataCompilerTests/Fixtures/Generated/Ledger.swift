@@ -665,6 +665,22 @@ public struct LedgerQueries {
         while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "accountsLike", column: "id").int(at: 0)) }
         return records
     }
+
+    /// A parameter PostgreSQL types int4 (substr's length), bound narrowed and checked.
+    ///
+    /// ```sql
+    /// SELECT substr(name, 1, :length) AS initials FROM accounts ORDER BY id
+    /// ```
+    ///
+    /// - Remark: Generated from Ledger.schema.yml, query initials.
+    public func initials(length: Int) throws -> [String] {
+        let statement = try self.conn.cachedStatement(LedgerQueriesSQL.initials)
+        defer { statement.reset() }
+        try statement.bind(length, at: 1)
+        var records: [String] = []
+        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "initials", column: "initials").string(at: 0)) }
+        return records
+    }
 }
 
 /// The SQL of `LedgerQueries`'s methods.
@@ -715,6 +731,10 @@ private enum LedgerQueriesSQL {
 
     static let accountsLike: CachedSQL = #"""
         SELECT id FROM accounts WHERE name LIKE :name AND id > :conn AND kind <> :row ORDER BY id
+        """#
+
+    static let initials: CachedSQL = #"""
+        SELECT substr(name, 1, :length) AS initials FROM accounts ORDER BY id
         """#
 }
 
@@ -1466,6 +1486,19 @@ public struct LedgerPostgresQueries: Sendable {
         try await self.conn.fetchAll(AccountsLikeStatement(name: name, conn: conn_, row: row))
     }
 
+    /// A parameter PostgreSQL types int4 (substr's length), bound narrowed and checked.
+    ///
+    /// Typed query `initials` on PostgreSQL (see `LedgerQueries.initials`):
+    ///
+    /// ```sql
+    /// SELECT substr(name, 1, $1) AS initials FROM accounts ORDER BY id
+    /// ```
+    ///
+    /// - Remark: Generated from Ledger.schema.yml, query initials.
+    public func initials(length: Int) async throws -> [String] {
+        try await self.conn.fetchAll(InitialsStatement(length: length))
+    }
+
     // Statements
 
     /// `SELECT a.name AS name, count(e.id) AS entries, CAST(coalesce(sum(e.cents), 0) AS bigint) AS total FROM accounts a LEFT JOIN entries e ON e."accountId" = a.id GROUP BY a.id, a.name ORDER BY total DESC, a.name`
@@ -1663,6 +1696,27 @@ public struct LedgerPostgresQueries: Sendable {
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let cells = row.makeRandomAccess()
             return try cells[0].decode(Int.self)
+        }
+    }
+
+    /// `SELECT substr(name, 1, $1) AS initials FROM accounts ORDER BY id`
+    struct InitialsStatement: PostgresPreparedStatement {
+        static let name = "strata_fa8d998db0401cb83b66fe9b"
+        static let sql = "SELECT substr(name, 1, $1) AS initials FROM accounts ORDER BY id\n"
+        static let bindingDataTypes: [PostgresDataType] = [.int4]
+        typealias Row = String
+
+        var length: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(try PostgresQueryValues.int32(self.length, parameter: "length"))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let cells = row.makeRandomAccess()
+            return try cells[0].decode(String.self)
         }
     }
 }
