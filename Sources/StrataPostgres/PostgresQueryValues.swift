@@ -11,14 +11,14 @@ import Strata
 /// bindings.append(try PostgresQueryValues.int32(42, parameter: "n"))
 /// ```
 public enum PostgresQueryValues {
-    /// `value` as an `int4` parameter; throws ``StrataError/Kind/invalidValue`` when it is
+    /// `value` as an `int4` parameter; throws a `StrataError` of kind `.invalidValue` when it is
     /// outside Int32's range.
     public static func int32(_ value: Int, parameter: String) throws -> Int32 {
         guard let narrow = Int32(exactly: value) else { throw outOfRange(value, parameter: parameter, type: "int4") }
         return narrow
     }
 
-    /// `value` as an `int2` parameter; throws ``StrataError/Kind/invalidValue`` when it is
+    /// `value` as an `int2` parameter; throws a `StrataError` of kind `.invalidValue` when it is
     /// outside Int16's range.
     public static func int16(_ value: Int, parameter: String) throws -> Int16 {
         guard let narrow = Int16(exactly: value) else { throw outOfRange(value, parameter: parameter, type: "int2") }
