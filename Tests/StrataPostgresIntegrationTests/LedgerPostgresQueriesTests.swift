@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataCompiler
 import StrataPostgres
 import StrataPostgresTestSupport
 import StrataTestSupport
@@ -121,6 +122,59 @@ struct LedgerPostgresQueriesTests {
         } catch {
             try? await pg.close()
             throw error
+        }
+    }
+
+    /// The checked-in Ledger.prepared.json says what this server says (until `strata-postgres
+    /// prepare` writes it, it was written by describing the queries with psql): each statement,
+    /// prepared on the migrated database, has the recorded parameter types, and (`\gdesc`) the
+    /// recorded result column names and types. It is also up to date with Ledger.schema.yml and its
+    /// migrations, or the build plugin would have refused it.
+    @Test func thePreparedFileAgreesWithTheServer() async throws {
+        let server = try PostgresTestServer.current()
+        let pg = try await server.makeDatabase()
+        let database = try #require(pg.configuration.database)
+        do {
+            _ = try await Ledger.migrate(pg)
+            try await pg.close()
+        } catch {
+            try? await pg.close()
+            throw error
+        }
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let file = try PreparedQueries.decode(try String(contentsOf: directory.appendingPathComponent("Ledger.prepared.json"), encoding: .utf8))
+        #expect(file.queries.count == 10)
+        // psql's \gdesc prints format_type's names.
+        let typeNames = [
+            "bigint": "int8", "integer": "int4", "smallint": "int2", "double precision": "float8", "numeric": "numeric", "text": "text",
+            "uuid": "uuid", "timestamp with time zone": "timestamptz", "boolean": "bool",
+        ]
+        let scratch = try TemporaryDirectory()
+        for query in file.queries {
+            var sql = query.sql
+            while sql.last?.isWhitespace == true { sql.removeLast() }
+            let script = scratch.path("\(query.name).sql")
+            try """
+                PREPARE described AS \(sql);
+                SELECT array_to_string(ARRAY(SELECT t.typname FROM unnest(parameter_types) WITH ORDINALITY AS u(type, i)
+                  JOIN pg_type t ON t.oid = u.type::oid ORDER BY u.i), ',') FROM pg_prepared_statements WHERE name = 'described';
+                \(sql) \\gdesc
+
+                """.write(toFile: script, atomically: true, encoding: .utf8)
+            let output = try await PostgresTestServer.offCooperativeThreads {
+                try server.psql(database: database, ["-At", "-f", script])
+            }
+            var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            let parameters = lines.isEmpty ? [] : lines.removeFirst().split(separator: ",").map(String.init)
+            // (psql says so for a statement without result columns.)
+            lines.removeAll { $0 == "The command has no result, or the result has no columns." }
+            #expect(parameters == query.parameters.map(\.type), "\(query.name): the server types the parameters \(parameters)")
+            let columns = lines.map { line -> String in
+                let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? "\(parts[0]) \(typeNames[parts[1]] ?? parts[1])" : line
+            }
+            #expect(columns == query.columns.map { "\($0.name) \($0.type)" }, "\(query.name): the server describes the columns \(columns)")
         }
     }
 
