@@ -66,7 +66,7 @@ import Testing
         #expect(found.contains("9:30: the CHECK of Note.n uses '==', which PostgreSQL does not have"), "\(found)")
         #expect(found.contains("13:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
         #expect(found.contains { $0.hasPrefix("15:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
-        // Top-level queries run on PostgreSQL from <Name>.prepared.json (PostgresQueryCheckTests).
+        // Top-level queries are typed for PostgreSQL by `strata prepare` (docs/Queries.md).
         #expect(found.count == 5, "\(found)")
     }
 
