@@ -2,9 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// The Strata build tool plugin: one build command per `*.schema.yml` of a target, running
-/// `strata generate` into the plugin's work directory. The schema, its migration files and the
-/// tool are the command's inputs, so an unchanged schema reruns nothing; the tool rewrites its
-/// output only when the bytes change.
+/// `strata generate` into the plugin's work directory. The schema, its migration files, its
+/// `<Name>.prepared.json` and the tool are the command's inputs, so an unchanged schema reruns
+/// nothing; the tool rewrites its output only when the bytes change.
 @main
 struct StrataPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -34,6 +34,12 @@ struct StrataPlugin: BuildToolPlugin {
             let migrations = files.filter {
                 $0.pathExtension == "sql" && migrationsDirectories.contains($0.deletingLastPathComponent().standardizedFileURL.path)
             }.sorted { $0.path < $1.path }
+            // `<Name>.prepared.json` (typed queries on PostgreSQL, written by `strata-postgres
+            // prepare`): the build reads it, so editing it reruns the command.
+            // (The compiler's `PreparedQueries.path(forSchemaPath:)`: `.schema.yml` replaced.)
+            let preparedBase = schema.lastPathComponent.hasSuffix(".schema.yml") ? stem : schema.deletingPathExtension().lastPathComponent
+            let preparedPath = schema.deletingLastPathComponent().appendingPathComponent(preparedBase + ".prepared.json").standardizedFileURL.path
+            let prepared = files.filter { $0.standardizedFileURL.path == preparedPath }
             // Unique within the target: the name keeps the schema's path (see StrataOutputFileName).
             let output = workDirectory.appendingPathComponent(
                 StrataOutputFileName.fileName(schema: schema, targetDirectory: targetDirectory))
@@ -41,7 +47,7 @@ struct StrataPlugin: BuildToolPlugin {
                 displayName: "Strata: generating \(stem) from \(schema.lastPathComponent)",
                 executable: tool,
                 arguments: ["generate", schema.path, "--output-file", output.path] + (usesPostgres ? [] : ["--no-postgres"]),
-                inputFiles: [schema] + migrations,
+                inputFiles: [schema] + migrations + prepared,
                 outputFiles: [output])
         }
     }

@@ -14,10 +14,12 @@ func loadSchemaOrExit(_ path: String) throws -> Schema {
 }
 
 /// Runs the compiler's front end and checks on a schema file (``Compiler``, as `check` and
-/// `generate` do), or prints its diagnostics and exits with 1.
+/// `generate` do), or prints its diagnostics and exits with 1. These commands generate no
+/// query code: `<Name>.prepared.json` is not read (a new migration makes it stale, and
+/// `strata migration new` must run before `strata-postgres prepare` can).
 func compileOrExit(_ path: String) throws -> CompiledSchema {
     do {
-        return try Compiler.compile(path: path)
+        return try Compiler.compile(path: path, preparedQueries: false)
     } catch let error as DiagnosticsError {
         error.diagnostics.forEach { printError($0.rendered) }
         throw ExitCode(1)

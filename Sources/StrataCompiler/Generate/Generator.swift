@@ -47,11 +47,12 @@ package enum Generator {
         let ordered = SQLRenderer.dependencyOrder(schema)
         let tables = ordered.map { SQLRenderer.createTableSQL($0, in: schema) }
         let indexes = ordered.flatMap { table in table.indexes.map { SQLRenderer.createIndexSQL($0, on: table) } }
-        return SwiftRenderer.render(
-            SwiftRenderer.Input(
-                schema: schema, queries: compiled.queries, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
-                createTableSQL: tables, createIndexSQL: indexes, migrations: migrations, postgresMigrations: postgresMigrations,
-                rendersPostgres: postgresCode))
+        var input = SwiftRenderer.Input(
+            schema: schema, queries: compiled.queries, sourceFileName: URL(fileURLWithPath: schemaPath).lastPathComponent,
+            createTableSQL: tables, createIndexSQL: indexes, migrations: migrations, postgresMigrations: postgresMigrations,
+            rendersPostgres: postgresCode)
+        input.postgresQueries = compiled.postgresQueries
+        return SwiftRenderer.render(input)
     }
 
     /// Writes `contents` to `path` only when the bytes differ, so an unchanged output keeps its

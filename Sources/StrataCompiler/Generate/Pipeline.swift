@@ -20,8 +20,14 @@ import Strata
 package enum Compiler {
     /// Reads the file at `path` and runs the front end and the checks: the compiled schema when
     /// it has no errors, and every diagnostic, sorted by position.
-    package static func check(path: String) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
-        Check.run(Frontend.read(path: path))
+    ///
+    /// `preparedQueries: false` leaves out the PostgreSQL half of the typed queries (no
+    /// `<Name>.prepared.json` is read, ``CompiledSchema/postgresQueries`` is empty): for the
+    /// commands that generate no query code and that must work before the file is written or
+    /// while it is stale (`strata migration new`, which writes the migrations the file is
+    /// prepared against, and `strata-postgres prepare`, which writes it).
+    package static func check(path: String, preparedQueries: Bool = true) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
+        Check.run(Frontend.read(path: path), preparedQueries: preparedQueries)
     }
 
     /// Runs the front end and the checks on schema bytes; `path` names the file in diagnostics
@@ -31,8 +37,9 @@ package enum Compiler {
     }
 
     /// The compiled schema at `path`; throws ``DiagnosticsError`` with every problem.
-    package static func compile(path: String) throws -> CompiledSchema {
-        try compiled(check(path: path))
+    /// (`preparedQueries`: see ``check(path:preparedQueries:)``.)
+    package static func compile(path: String, preparedQueries: Bool = true) throws -> CompiledSchema {
+        try compiled(check(path: path, preparedQueries: preparedQueries))
     }
 
     /// The compiled schema of `contents`; throws ``DiagnosticsError`` with every problem.
@@ -102,8 +109,9 @@ enum Frontend {
 /// DDL executed in SQLite (the catalog), every statement the generated code runs prepared,
 /// and every query typed (``QueryAnalyzer``).
 enum Check {
-    /// The compiled schema when `document` has no errors, and every diagnostic, sorted.
-    static func run(_ document: SchemaDocument) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
+    /// The compiled schema when `document` has no errors, and every diagnostic, sorted;
+    /// `preparedQueries: false` skips ``PostgresQueryCheck``.
+    static func run(_ document: SchemaDocument, preparedQueries: Bool = true) -> (compiled: CompiledSchema?, diagnostics: [Diagnostic]) {
         guard var schema = document.schema else { return (nil, SchemaLoader.sorted(document.diagnostics)) }
         var decoder = document.decoder
         var diagnostics = document.diagnostics
@@ -120,9 +128,17 @@ enum Check {
             queries = analysis.queries
             diagnostics += analysis.diagnostics
         }
+        // PostgreSQL runs the statements `strata-postgres prepare` checked: read offline from
+        // `<Name>.prepared.json` and reconciled with the SQLite types (PostgresQueryCheck).
+        var postgresQueries: [PostgresTypedQuery] = []
+        if preparedQueries, schema.targetsPostgres, !queries.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+            let check = PostgresQueryCheck.check(queries, in: schema)
+            postgresQueries = check.queries
+            diagnostics += check.diagnostics
+        }
         diagnostics = SchemaLoader.sorted(diagnostics)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        return (CompiledSchema(schema: schema, queries: queries, catalog: catalog), diagnostics)
+        return (CompiledSchema(schema: schema, queries: queries, postgresQueries: postgresQueries, catalog: catalog), diagnostics)
     }
 }
 
@@ -134,14 +150,18 @@ package struct CompiledSchema: Sendable {
     package let schema: Schema
     /// The top-level `queries:` as the query analysis typed them, in declaration order.
     package let queries: [TypedQuery]
+    /// With `dialects: [sqlite, postgres]`: the same queries as PostgreSQL runs them, from
+    /// `<Name>.prepared.json` (``PostgresQueryCheck``), in declaration order.
+    package let postgresQueries: [PostgresTypedQuery]
     /// The in-memory database the checks executed the schema's DDL in, which later stages
     /// reuse to introspect the declared structure instead of executing the DDL again.
     let catalog: ValidatedDatabase
 
     /// A compiled schema; made by ``Check`` (tests make their own from a model).
-    init(schema: Schema, queries: [TypedQuery] = [], catalog: ValidatedDatabase = ValidatedDatabase()) {
+    init(schema: Schema, queries: [TypedQuery] = [], postgresQueries: [PostgresTypedQuery] = [], catalog: ValidatedDatabase = ValidatedDatabase()) {
         self.schema = schema
         self.queries = queries
+        self.postgresQueries = postgresQueries
         self.catalog = catalog
     }
 }

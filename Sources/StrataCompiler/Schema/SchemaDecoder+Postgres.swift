@@ -2,8 +2,9 @@
 //
 // The rule: the PostgreSQL side is generated from the same YAML, so whatever the YAML says that
 // PostgreSQL cannot express is an error at the line that says it, never a silent omission.
-// - `search:` (an FTS5 index), top-level `queries:` (typed against SQLite) and `triggers:`
-//   (SQLite's `CREATE TRIGGER … BEGIN … END`; PostgreSQL's call a function): errors.
+// - `search:` (an FTS5 index) and `triggers:` (SQLite's `CREATE TRIGGER … BEGIN … END`;
+//   PostgreSQL's call a function): errors. Top-level `queries:` run on PostgreSQL as
+//   `strata-postgres prepare` checked them (`<Name>.prepared.json`, see PostgresQueryCheck).
 // - SQL fragments (`default: { sql: }`, `check:`, `checks:`, an index's `where:`, a table query's
 //   `where:`/`orderBy:`, `views:`) are passed to PostgreSQL as written; the ones that use a
 //   function or operator only SQLite has (`strftime`, `ifnull`, `==` …) are errors.

@@ -24,6 +24,7 @@ extension SwiftRenderer {
             out.line()
             renderPostgresDAO(table, &out)
         }
+        renderPostgresQueries(&out)
         out.line("#endif")
     }
 

@@ -14,6 +14,8 @@ package struct SwiftRenderer: Sendable {
         package var schema: Schema
         /// Its top-level queries, typed by the checks (``CompiledSchema/queries``).
         package var queries: [TypedQuery]
+        /// The same queries as PostgreSQL runs them (``CompiledSchema/postgresQueries``).
+        package var postgresQueries: [PostgresTypedQuery] = []
         /// The schema's file name, for the header and doc remarks (`Library.schema.yml`).
         package var sourceFileName: String
         /// The `CREATE TABLE` statement of each table, a referenced table first

@@ -150,8 +150,10 @@ import Testing
             #expect(snippet.notCompiled?.isEmpty == false, "\(snippet.file):\(snippet.line): `not compiled` needs a reason")
         }
         #expect(snippets.filter { $0.notCompiled == nil }.count >= 12)
-        // 11 since dateFormat: (docs/SchemaReference.md's Event example uses a table of no bundled schema).
-        #expect(snippets.filter { $0.notCompiled != nil }.count <= 11, "mark fragments sparingly")
+        // 11 since dateFormat: (docs/SchemaReference.md's Event example uses a table of no bundled schema);
+        // 12 since typed queries on PostgreSQL (docs/PostgreSQL.md's example needs a <Name>.prepared.json,
+        // which the nested package has not; LedgerPostgresQueriesTests runs that code against a server).
+        #expect(snippets.filter { $0.notCompiled != nil }.count <= 12, "mark fragments sparingly")
         // On the pages whose examples run, every declaration says how it runs.
         for page in try Self.pages() where Self.hasTopLevelTarget(page) {
             for snippet in page.snippets where snippet.notCompiled == nil && Self.isFileLevel(snippet.code) {
