@@ -53,6 +53,7 @@ import Testing
                   n: { type: int, check: "n == 1" }
                 search:
                   columns: [body]
+                  tokenizer: trigram
                 queries:
                   recent: { where: "n > :n AND ifnull(n, 0) > 0" }
             triggers:
@@ -61,13 +62,72 @@ import Testing
               longest: { sql: "SELECT id FROM Note ORDER BY length(body) DESC" }
             """
         let found = positions(text)
-        #expect(found.contains("10:5: 'search' on Note is an SQLite FTS5 index, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("12:18: tokenizer \"trigram\" of Note cannot be used on PostgreSQL: PostgreSQL's text search has no trigram tokenizer") }, "\(found)")
         #expect(found.contains("8:44: the default of Note.stamp uses strftime, which PostgreSQL does not have"), "\(found)")
         #expect(found.contains("9:30: the CHECK of Note.n uses '==', which PostgreSQL does not have"), "\(found)")
-        #expect(found.contains("13:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
-        #expect(found.contains { $0.hasPrefix("15:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
-        #expect(found.contains { $0.hasPrefix("17:3: typed SQL queries are SQLite-only for now") }, "\(found)")
+        #expect(found.contains("14:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("16:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("18:3: typed SQL queries are SQLite-only for now") }, "\(found)")
         #expect(found.count == 6, "\(found)")
+    }
+
+    @Test func searchTokenizersMapToTextSearchConfigurationsOrAreErrors() {
+        func configuration(_ tokenizer: String?) -> String {
+            switch PostgresSearch.configuration(forTokenizer: tokenizer) {
+            case .success(let name): name
+            case .failure(let problem): "error: " + problem.message
+            }
+        }
+        #expect(configuration(nil) == "simple")
+        #expect(configuration("unicode61") == "simple")
+        #expect(configuration("unicode61 remove_diacritics 2") == "simple")
+        #expect(configuration("ascii") == "simple")
+        #expect(configuration("porter") == "english")
+        #expect(configuration("'porter' 'unicode61' 'remove_diacritics' '1'") == "english")
+        #expect(configuration("porter ascii") == "english")
+        #expect(configuration("trigram").hasPrefix("error: PostgreSQL's text search has no trigram tokenizer"))
+        #expect(configuration("unicode61 tokenchars '-_'") == "error: PostgreSQL's text search has no equivalent of the unicode61 option 'tokenchars'")
+        #expect(configuration("porter unicode61 separators x") == "error: PostgreSQL's text search has no equivalent of the unicode61 option 'separators'")
+        let table = { (search: String, column: String) in
+            """
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Note:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  body: text
+                  \(column)
+                search: \(search)
+            """
+        }
+        #expect(positions(table("{ columns: [body], tokenizer: \"porter unicode61\" }", "title: text")) == [])
+        #expect(positions(table("{ columns: [body], tokenizer: \"unicode61 categories 'L* N*'\" }", "title: text")).map { $0.prefix(38) } == ["8:35: tokenizer \"unicode61 categories"])
+        #expect(positions(table("{ columns: [body] }", "strata_search: text")).first?.hasPrefix("7:7: column 'strata_search' of Note is named like the full-text search vector") == true)
+    }
+
+    @Test func searchIsAGeneratedVectorWithAGINIndex() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                options: { dialects: [sqlite, postgres] }
+                tables:
+                  Note:
+                    table: notes
+                    columns:
+                      id: { type: int, primaryKey: autoincrement }
+                      title: text
+                      body: text?
+                    search: { columns: [title, body] }
+                    expires: true
+                """, path: "Notes.schema.yml")
+        let ddl = PostgresRenderer.ddl(for: schema)
+        #expect(ddl[0].contains(#"  "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, coalesce("title", '') || ' ' || coalesce("body", ''))) STORED"#), "\(ddl[0])")
+        #expect(ddl.contains(#"CREATE INDEX "notes_fts" ON "notes" USING GIN ("strata_search")"#), "\(ddl)")
+        let table = try #require(schema.tables.first)
+        #expect(PostgresSearch.searchSQL(table, snippet: false) == """
+            SELECT "notes"."id", "notes"."title", "notes"."body", "notes"."expiresAt" FROM "notes", plainto_tsquery('simple'::regconfig, $1) AS "strata_query" \
+            WHERE "notes"."strata_search" @@ "strata_query" AND ("notes"."expiresAt" IS NULL OR "notes"."expiresAt" > $3) \
+            ORDER BY ts_rank("notes"."strata_search", "strata_query") DESC, "notes"."id" LIMIT $2
+            """)
     }
 
     @Test func theSameSchemaWithoutPostgresIsAccepted() {
