@@ -101,7 +101,7 @@ import Testing
             """
         }
         #expect(positions(table("{ columns: [body], tokenizer: \"porter unicode61\" }", "title: text")) == [])
-        #expect(positions(table("{ columns: [body], tokenizer: \"unicode61 categories 'L* N*'\" }", "title: text")).map { $0.prefix(38) } == ["8:35: tokenizer \"unicode61 categories"])
+        #expect(positions(table("{ columns: [body], tokenizer: \"unicode61 categories 'L* N*'\" }", "title: text")).map { $0.prefix(38) } == ["8:43: tokenizer \"unicode61 categories "])
         #expect(positions(table("{ columns: [body] }", "strata_search: text")).first?.hasPrefix("7:7: column 'strata_search' of Note is named like the full-text search vector") == true)
     }
 
@@ -262,13 +262,19 @@ import Testing
                 """, path: "Shop.schema.yml")
         for table in schema.tables {
             let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
-            let statements = [plan.selectSQL, plan.insertSQL, plan.upsertSQL, plan.updateSQL, plan.deleteSQL, plan.findSQL] + plan.navigations.map(\.sql)
+            let statements = [plan.selectSQL, plan.fetchAllSQL, plan.insertSQL, plan.upsertSQL, plan.updateSQL, plan.deleteSQL, plan.findSQL, plan.purgeExpiredSQL]
+                + plan.navigations.map(\.sql)
             for sql in statements { #expect(!sql.contains("?"), "\(sql)") }
         }
         let owner = try #require(schema.table(named: "Owner"))
         let devices = try #require(DAOPlan(table: owner, schema: schema, dialect: PostgresDialect()).navigations.first)
-        #expect(devices.sql == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "ownerId" = $1"#)
+        // Expired devices are left out, as on SQLite: the current time is `$2`.
+        #expect(devices.sql == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "ownerId" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#)
         let device = try #require(schema.table(named: "Device"))
+        let devicePlan = DAOPlan(table: device, schema: schema, dialect: PostgresDialect())
+        #expect(devicePlan.findSQL == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "id" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#)
+        #expect(devicePlan.fetchAllSQL == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE ("expiresAt" IS NULL OR "expiresAt" > $1)"#)
+        #expect(devicePlan.purgeExpiredSQL == #"DELETE FROM "Device" WHERE "expiresAt" <= $1"#)
         #expect(DAOPlan(table: device, schema: schema, dialect: PostgresDialect()).updateSQL
             == #"UPDATE "Device" SET "ownerId" = $1, "settings" = $2::jsonb, "expiresAt" = $3 WHERE "id" = $4"#)
     }
