@@ -114,6 +114,19 @@ import Testing
         let changed = try evolve(workspace, to: v4, name: "note_default")
         #expect(changed.first == #"DROP INDEX IF EXISTS "Customer_fts""#, "\(changed)")
         #expect(changed.last == #"CREATE INDEX "Customer_fts" ON "Customer" USING GIN ("strata_search")"#, "\(changed)")
+        // The table renamed: its vector and index are made again under the new name.
+        let renamed = v4.replacingOccurrences(of: "  Customer:\n", with: "  Client:\n    table: clients\n    renamedFrom: Customer\n")
+            .replacingOccurrences(of: "Customer.id", with: "Client.id")
+        let steps = try evolve(workspace, to: renamed, name: "clients")
+        #expect(steps == [
+            #"ALTER TABLE "Customer" RENAME TO "clients""#,
+            #"DROP INDEX IF EXISTS "Customer_fts""#,
+            #"ALTER TABLE "clients" DROP COLUMN IF EXISTS "strata_search""#,
+            #"ALTER TABLE "clients" ADD COLUMN "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce("name", '') || ' ' || coalesce("note", ''))) STORED"#,
+            #"CREATE INDEX "clients_fts" ON "clients" USING GIN ("strata_search")"#,
+        ], "\(steps)")
+        #expect(try verify(workspace) == [])
+        _ = try evolve(workspace, to: v4.replacingOccurrences(of: "  Customer:\n", with: "  Customer:\n    renamedFrom: clients\n"), name: "back")
         // `search:` removed.
         let v5 = v4.replacingOccurrences(of: "    search: { columns: [name, note], tokenizer: porter }\n", with: "")
         #expect(try evolve(workspace, to: v5, name: "no_search") == [
