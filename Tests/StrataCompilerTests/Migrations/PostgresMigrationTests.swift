@@ -122,8 +122,10 @@ import Testing
             #"ALTER TABLE "Customer" RENAME TO "clients""#,
             #"DROP INDEX IF EXISTS "Customer_fts""#,
             #"ALTER TABLE "clients" DROP COLUMN IF EXISTS "strata_search""#,
+            #"DROP INDEX IF EXISTS "Customer_name""#,
             #"ALTER TABLE "clients" ADD COLUMN "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce("name", '') || ' ' || coalesce("note", ''))) STORED"#,
             #"CREATE INDEX "clients_fts" ON "clients" USING GIN ("strata_search")"#,
+            #"CREATE INDEX "clients_name" ON "clients" ("name")"#,
         ], "\(steps)")
         #expect(try verify(workspace) == [])
         _ = try evolve(workspace, to: v4.replacingOccurrences(of: "  Customer:\n", with: "  Customer:\n    renamedFrom: clients\n"), name: "back")
