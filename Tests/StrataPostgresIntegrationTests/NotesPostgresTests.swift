@@ -92,7 +92,7 @@ struct NotesPostgresTests {
             _ = try await pg.write { conn in try await NotePostgresDAO(conn).insert(Self.notes) }
             let hostile = [
                 "'", "\"", ":", "&", "!", "(", ")", "|", "<->", "swift'", "\"swift", "swift & !rust", "(swift", "swift:*", "'; DROP TABLE notes; --",
-                "or", "-swift", "\\", "", "   ", "&&&", "!!", "swift:a", "$1", "a:b", "rust)",
+                "or", "-swift", "\\", "", "   ", "&&&", "!!", "swift:a", "$1", "a:b", "rust)", "\u{0}", "swift\u{0}rust",
             ]
             for text in hostile {
                 let found = try await pg.read { conn in try await NotePostgresDAO(conn).search(text).map(\.title) }

@@ -13,13 +13,14 @@ extension SwiftRenderer {
         out.line("///")
         out.line("/// `text` is a bound parameter read by `plainto_tsquery`: every word must match, and nothing")
         out.line("/// in it (quotes, `&`, `!`, `:`, `(`, `or`, `-`) is read as query syntax, so user input cannot")
-        out.line("/// cause an error. Text without words finds nothing.")
+        out.line("/// cause an error (a NUL character, which PostgreSQL's text cannot hold, is read as a space).")
+        out.line("/// Text without words finds nothing.")
         out.line("///")
         out.line("/// - Parameters:")
         out.line("///   - text: What the user typed.")
         out.line("///   - limit: At most this many records; nil for all.")
         out.block("public func search(_ text: String, limit: Int? = nil) async throws -> [\(record)]") { out in
-            out.line("try await conn.fetchAll(Search(text: text, limit: limit\(now)))")
+            out.line("try await conn.fetchAll(Search(text: text.replacingOccurrences(of: \"\\u{0}\", with: \" \"), limit: limit\(now)))")
         }
         out.line()
         out.line("/// Like `search(_:limit:)`, with a snippet of each record: about \(Self.snippetTokens) words of its best-matching")
@@ -29,7 +30,7 @@ extension SwiftRenderer {
         out.line("///   - text: What the user typed; every word is searched for as written.")
         out.line("///   - limit: At most this many results; nil for all.")
         out.block("public func searchWithSnippets(_ text: String, limit: Int? = nil) async throws -> [(record: \(record), snippet: String)]") { out in
-            out.line("try await conn.fetchAll(SearchWithSnippets(text: text, limit: limit\(now)))")
+            out.line("try await conn.fetchAll(SearchWithSnippets(text: text.replacingOccurrences(of: \"\\u{0}\", with: \" \"), limit: limit\(now)))")
         }
         var properties = [(name: "text", type: "String"), (name: "limit", type: "Int?")]
         var bindings: [(type: ColumnType, isOptional: Bool, value: String)] = [(.text, false, "text"), (.int, true, "limit")]

@@ -1785,13 +1785,14 @@ public struct ReviewPostgresDAO: Sendable {
     ///
     /// `text` is a bound parameter read by `plainto_tsquery`: every word must match, and nothing
     /// in it (quotes, `&`, `!`, `:`, `(`, `or`, `-`) is read as query syntax, so user input cannot
-    /// cause an error. Text without words finds nothing.
+    /// cause an error (a NUL character, which PostgreSQL's text cannot hold, is read as a space).
+    /// Text without words finds nothing.
     ///
     /// - Parameters:
     ///   - text: What the user typed.
     ///   - limit: At most this many records; nil for all.
     public func search(_ text: String, limit: Int? = nil) async throws -> [Review] {
-        try await conn.fetchAll(Search(text: text, limit: limit, now: conn.now))
+        try await conn.fetchAll(Search(text: text.replacingOccurrences(of: "\u{0}", with: " "), limit: limit, now: conn.now))
     }
 
     /// Like `search(_:limit:)`, with a snippet of each record: about 12 words of its best-matching
@@ -1801,7 +1802,7 @@ public struct ReviewPostgresDAO: Sendable {
     ///   - text: What the user typed; every word is searched for as written.
     ///   - limit: At most this many results; nil for all.
     public func searchWithSnippets(_ text: String, limit: Int? = nil) async throws -> [(record: Review, snippet: String)] {
-        try await conn.fetchAll(SearchWithSnippets(text: text, limit: limit, now: conn.now))
+        try await conn.fetchAll(SearchWithSnippets(text: text.replacingOccurrences(of: "\u{0}", with: " "), limit: limit, now: conn.now))
     }
 
     // Statements
