@@ -81,7 +81,7 @@ extension StrataCommand.MigrationGroup {
                 printError("error: the name '\(name)' has no letters or digits; give a name like add_phone")
                 throw ExitCode(1)
             }
-            let plan: MigrationPlan
+            var plan: MigrationPlan
             do {
                 plan = try MigrationPlanner.plan(compiled, migrations: migrations, options: .init(allowDestructive: allowDestructive))
             } catch let error as MigrationPlanningError {
@@ -93,10 +93,15 @@ extension StrataCommand.MigrationGroup {
                 printError("\(schema):1:1: error: the existing migrations do not run: \(error.message)")
                 throw ExitCode(1)
             }
-            if plan.isEmpty {
+            // A PostgreSQL history written before the migrations created the observation
+            // triggers gets them in the next migration, even one that changes nothing else.
+            let installsObservation = declared.targetsPostgres && !migrations.isEmpty
+                && !PostgresNotifyTriggers.isInstalled(by: (try? PostgresMigrations.load(schemaPath: schema)) ?? [])
+            if plan.isEmpty && !installsObservation {
                 print("nothing changed: the migrations already produce \(schema); no file written")
                 return
             }
+            if plan.isEmpty { plan.changes = ["nothing on SQLite (the PostgreSQL migration creates the observation triggers)"] }
             let version = (migrations.last?.version ?? 0) + 1
             let schemaFile = URL(fileURLWithPath: schema).lastPathComponent
             var files = [
@@ -141,7 +146,7 @@ extension StrataCommand.MigrationGroup {
             }
             do {
                 let (plan, manual) = try PostgresMigrations.plan(
-                    schema: declared, sqliteMigrations: migrations, options: .init(allowDestructive: allowDestructive))
+                    schema: declared, sqliteMigrations: migrations, postgresMigrations: postgres, options: .init(allowDestructive: allowDestructive))
                 let text = PostgresMigrations.render(plan, manual: manual, version: version, name: name, schemaFile: schemaFile, schema: declared)
                 return (PostgresMigrations.directory(forSchemaPath: schema), text, plan.changes + manual.map { "to write by hand: \($0)" })
             } catch let error as MigrationPlanningError {

@@ -65,14 +65,14 @@ actor ConnectionPool {
             while let connection = idle.popLast() {
                 if !connection.isClosed {
                     busy += 1
-                    return PostgresDatabase.Connection(underlying: connection, logger: logger, host: currentHost, answerTimeout: answerTimeout)
+                    return PostgresDatabase.Connection(underlying: connection, logger: logger, host: currentHost, answerTimeout: answerTimeout, clock: configuration.now)
                 }
             }
             if busy < configuration.maximumConnections {
                 busy += 1
                 do {
                     let (connection, host) = try await connect(until: deadline)
-                    return PostgresDatabase.Connection(underlying: connection, logger: logger, host: host, answerTimeout: answerTimeout)
+                    return PostgresDatabase.Connection(underlying: connection, logger: logger, host: host, answerTimeout: answerTimeout, clock: configuration.now)
                 } catch {
                     busy -= 1
                     wakeOne()

@@ -86,6 +86,17 @@ extension PostgresDatabase {
         /// whose server vanished is then closed while it waits in the pool, and the next call
         /// opens a new one instead of finding it dead.
         public var keepaliveIdle: Duration = .seconds(10)
+        /// The clock of expiring rows (`expires: true`, docs/Expiry.md), as
+        /// `Database.Configuration.now` is on SQLite: what "now" is for the generated
+        /// `<Record>PostgresDAO`s' reads, which leave out rows whose `expiresAt` is not after
+        /// it, for `expiresIn:` inserts and for `purgeExpired`. The system clock by default
+        /// (the app's, not the server's); tests set a clock they control.
+        ///
+        /// ```swift
+        /// var configuration = try PostgresDatabase.Configuration(url: "postgres://app@127.0.0.1/shop")
+        /// configuration.now = { Date(timeIntervalSince1970: 1_800_000_000) }
+        /// ```
+        public var now: @Sendable () -> Date = { Date() }
 
         /// Creates a configuration from its parts.
         public init(hosts: [Host], username: String, password: String? = nil, database: String? = nil) {

@@ -27,6 +27,36 @@ extension PostgresDatabase {
         /// Where the SQL of each statement run through this connection is recorded (an
         /// observation's fetch, to know which tables it read); nil: nowhere.
         var recorder: StatementRecorder? = nil
+        /// The clock of expiring rows (``Configuration/now``).
+        let clock: @Sendable () -> Date
+
+        init(
+            underlying: PostgresConnection, logger: Logger, host: Configuration.Host, answerTimeout: Duration?,
+            clock: @escaping @Sendable () -> Date = { Date() }, recorder: StatementRecorder? = nil
+        ) {
+            (self.underlying, self.logger, self.host, self.answerTimeout) = (underlying, logger, host, answerTimeout)
+            (self.clock, self.recorder) = (clock, recorder)
+        }
+
+        /// The current time by the database's clock, ``Configuration/now``: the generated
+        /// `<Record>PostgresDAO`s' reads of an expiring table leave out the rows whose
+        /// `expiresAt` is not after it.
+        ///
+        /// ```swift
+        /// let stillValid = try await pg.read { conn in conn.now < session.expiresAt ?? .distantFuture }
+        /// ```
+        public var now: Date { clock() }
+
+        /// The time `duration` from now by the database's clock: the `expiresAt` of a row
+        /// inserted with `expiresIn: duration`.
+        ///
+        /// ```swift
+        /// let expiresAt = try await pg.read { conn in conn.date(in: .seconds(90)) }
+        /// ```
+        public func date(in duration: Duration) -> Date {
+            let (seconds, attoseconds) = duration.components
+            return clock().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        }
 
         /// Runs `statement` and returns every row it produced, decoded by the statement.
         public func fetchAll<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> sending [Statement.Row] {
@@ -97,7 +127,7 @@ extension PostgresDatabase {
         /// This connection without the client's bound on answers (the migrator's: a migration
         /// may run for long, and a second deploy waits for the first one's lock).
         var unbounded: Connection {
-            Connection(underlying: underlying, logger: logger, host: host, answerTimeout: nil)
+            Connection(underlying: underlying, logger: logger, host: host, answerTimeout: nil, clock: clock)
         }
 
         /// Runs `operation` (one statement) with its errors as `StrataError`s and, unless

@@ -4,9 +4,10 @@ import StrataPostgres
 import StrataPostgresTestSupport
 import Testing
 
-/// `PostgresDatabase.observe` against a real server: the compiler's `strata_notify` triggers
-/// installed through the runtime, commits from another process (`psql`), unrelated tables,
-/// rollbacks, coalescing, cancellation and a lost `LISTEN` connection.
+/// `PostgresDatabase.observe` against a real server: the `strata_notify` triggers created by
+/// the migrations `strata migration new` wrote (`Observed.schema.yml`), commits from another
+/// process (`psql`), unrelated tables, rollbacks, coalescing, cancellation and a lost `LISTEN`
+/// connection.
 @Suite(.postgreSQLInstalled, .postgresServer)
 struct PostgresObservationTests {
     /// The count of `item`'s rows, counting the fetches in `fetches`.
@@ -88,10 +89,11 @@ struct PostgresObservationTests {
         let table = #"Order "Items""#
         let quoted = #""Order ""Items""""#
         try await withObservedDatabase(try PostgresTestServer.current()) { pg, _ in
-            try await pg.withConnection { conn in
-                try await conn.execute(sql: "CREATE TABLE \(quoted) (id BIGINT PRIMARY KEY)")
-                try await conn.execute(sql: PostgresNotifyTriggers.createTriggerSQL(table: table))
-            }
+            // The migrations created the table `Order "Items"` and its trigger.
+            #expect(try await pg.read { conn in
+                try await conn.query(sql: "SELECT count(*)::bigint FROM pg_trigger WHERE tgrelid = '\(quoted)'::regclass AND tgname = 'strata_notify'")[0]
+                    .decode(Int.self)
+            } == 1, "\(table)")
             let received = Received<Int>()
             let task = Task {
                 try await received.consume(pg.observe { conn in
@@ -230,10 +232,7 @@ struct PostgresObservationFailoverTests {
         let primary = try await PostgresTestServer.offCooperativeThreads { try PostgresTestServer.start() }
         defer { primary.stop() }
         let admin = try await PostgresDatabase(url: primary.url())
-        try await admin.withConnection { conn in
-            try await conn.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY, name TEXT)")
-            try await conn.execute(sql: PostgresNotifyTriggers.installSQL(tables: ["item"]))
-        }
+        try await Observed.migrate(admin)
         try await admin.close()
         let standby = try await PostgresTestServer.offCooperativeThreads { try primary.makeStandby() }
         defer { standby.stop() }
@@ -280,16 +279,13 @@ struct PostgresObservationFailoverTests {
 
 // MARK: Helpers
 
-/// Runs `body` with a new database holding `item` and `other`, both with the `strata_notify`
-/// trigger, and its name.
+/// Runs `body` with a new database holding `item`, `other` and `Order "Items"`, made by the
+/// Observed schema's migrations (which give each table its `strata_notify` trigger), and its name.
 func withObservedDatabase(
     _ server: PostgresTestServer, _ body: (PostgresDatabase, String) async throws -> Void
 ) async throws {
     try await server.withDatabase { pg in
-        try await pg.withConnection { conn in
-            try await conn.execute(sql: "CREATE TABLE item (id BIGINT PRIMARY KEY, name TEXT); CREATE TABLE other (id BIGINT PRIMARY KEY)")
-            try await conn.execute(sql: PostgresNotifyTriggers.installSQL(tables: ["item", "other"]))
-        }
+        try await Observed.migrate(pg)
         try await body(pg, try #require(pg.configuration.database))
     }
 }

@@ -160,6 +160,10 @@ struct ShopPostgresTests {
                 WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text <> 'strata_migrations'
                 """)
             for row in constraints { lines.append("constraint " + (try row.decode(String.self))) }
+            let triggers = try await conn.query(sql: """
+                SELECT tgrelid::regclass::text || ' ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal
+                """)
+            for row in triggers { lines.append("trigger " + (try row.decode(String.self))) }
             return lines.sorted()
         }
     }
@@ -188,13 +192,17 @@ struct ShopPostgresTests {
         for (start, found) in structures.enumerated() {
             #expect(found == expected, "from version \(start)")
         }
-        // The history ends where the declared schema's own DDL does: what the build-time check
-        // (the fingerprint of that DDL in the newest file) stands for.
+        // Every table has its observation trigger, from every starting point: migration 4 was
+        // written by `strata migration new` for this history, whose files did not create them.
+        #expect(expected.filter { $0.hasPrefix("trigger ") }.count == 5, "\(expected)")
+        // The history ends where the declared schema's own DDL (and the observation triggers of
+        // a new database) does: what the build-time check (the fingerprint of that DDL in the
+        // newest file) stands for.
         let declared = try await server.makeDatabase()
         do {
             let schema = try SchemaLoader.load(path: Self.fixtures.appendingPathComponent("Shop.schema.yml").path)
             try await declared.write { conn in
-                for statement in PostgresRenderer.ddl(for: schema) { try await conn.execute(sql: statement) }
+                for statement in PostgresRenderer.ddl(for: schema) + PostgresRenderer.notifySQL(for: schema) { try await conn.execute(sql: statement) }
             }
             #expect(try await structure(declared) == expected)
             try await declared.close()
@@ -230,13 +238,13 @@ struct ShopPostgresTests {
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.contains("applied 0002_members_and_loans"))
         let status = try StrataCLI.run(["status", schema, "--url", url])
-        #expect(status.output.contains("version: 2 (latest: 3)"))
-        #expect(status.output.contains("pending:\n  0003_tags_ratings_settings"))
+        #expect(status.output.contains("version: 2 (latest: 4)"))
+        #expect(status.output.contains("pending:\n  0003_tags_ratings_settings\n  0004_observation"))
         let rest = try StrataCLI.run(["migrate", schema, "--url", url])
         #expect(rest.status == 0, "\(rest.error)")
-        #expect(rest.output.contains("is at version 3"))
+        #expect(rest.output.contains("is at version 4"))
         let again = try StrataCLI.run(["migrate", schema, "--url", url])
-        #expect(again.output.contains("is up to date at version 3"))
+        #expect(again.output.contains("is up to date at version 4"))
     }
 
     /// `strata` builds no SwiftNIO, so it has no `--url`: it refuses, touches nothing, and prints

@@ -5,11 +5,12 @@ import Strata
 /// as text), `RETURNING` the stored row, and the names of SQL fragments quoted as declared.
 ///
 /// What it cannot express, the schema check refuses at the line that says it, never leaving it
-/// out silently: `search:` (FTS5), typed `queries:` (typed against SQLite), `triggers:`
-/// (SQLite's `BEGIN … END`), the collations it has no equivalent of (``collationSQL(_:)`` is
-/// nil) and the functions and operators of ``unsupportedWords``. `withoutRowid:`, `strict:` and
-/// `sqlType:` describe SQLite storage and have no effect here. Its DAOs do not leave expired
-/// rows out (``filtersExpiredRows``).
+/// out silently: typed `queries:` (typed against SQLite), `triggers:` (SQLite's `BEGIN … END`),
+/// the FTS5 tokenizers with no text search configuration (``PostgresSearch``), the collations it
+/// has no equivalent of (``collationSQL(_:)`` is nil) and the functions and operators of
+/// ``unsupportedWords``. `withoutRowid:`, `strict:` and `sqlType:` describe SQLite storage and
+/// have no effect here. Its DAOs leave expired rows out as SQLite's do (``filtersExpiredRows``),
+/// the current time the last parameter of a statement.
 package struct PostgresDialect: SQLDialect {
     /// The dialect.
     package init() {}
@@ -111,5 +112,5 @@ package struct PostgresDialect: SQLDialect {
     package func returning(_ columns: String) -> String { " RETURNING " + columns }
     /// `DO NOTHING` returns no row for an existing key: a no-op update returns it.
     package func upsertOfKeyOnly(_ key: String) -> String { "DO UPDATE SET \(key) = excluded.\(key)" }
-    package var filtersExpiredRows: Bool { false }
+    package var filtersExpiredRows: Bool { true }
 }

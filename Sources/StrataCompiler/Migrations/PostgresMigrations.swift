@@ -127,14 +127,23 @@ package enum PostgresMigrations {
 
     /// The PostgreSQL migration that goes with the SQLite migration planned from `sqliteMigrations`
     /// to `schema`: the same changes, altering in place. `manual` lists what it leaves to a person.
+    ///
+    /// It also keeps the observation triggers (``PostgresNotifyTriggers``) on every table: when
+    /// `postgresMigrations` (the existing PostgreSQL files) do not create `strata_notify()` yet
+    /// (``PostgresNotifyTriggers/isInstalled(by:)``: a first migration, or a history written
+    /// before the migrations installed it), the migration creates the function and the trigger
+    /// of every table; otherwise it creates the trigger of each table it creates.
     package static func plan(
-        schema: Schema, sqliteMigrations: [Migration], options: MigrationPlanner.Options = .init()
+        schema: Schema, sqliteMigrations: [Migration], postgresMigrations: [Migration] = [], options: MigrationPlanner.Options = .init()
     ) throws -> (plan: MigrationPlan, manual: [String]) {
         var plan = MigrationPlan()
         if sqliteMigrations.isEmpty {
-            plan.statements = PostgresRenderer.ddl(for: schema)
+            plan.statements = PostgresRenderer.ddl(for: schema) + PostgresRenderer.notifySQL(for: schema)
             plan.changes = SQLRenderer.dependencyOrder(schema).map { "create table \($0.sqlName)" }
-                + schema.tables.flatMap { table in table.indexes.map { "create index \($0.name)" } }
+                + schema.tables.flatMap { table in
+                    table.indexes.map { "create index \($0.name)" } + (table.search == nil ? [] : ["create full-text index \(table.searchTableName)"])
+                }
+                + ["create the observation triggers (strata_notify)"]
             return (plan, [])
         }
         let declared = try MigrationReplay.declaredStructure(of: schema)
@@ -155,11 +164,15 @@ package enum PostgresMigrations {
         if !droppedTables.isEmpty && !options.allowDestructive {
             throw MigrationPlanningError(droppedTables.map { "table \($0.name) is no longer declared: pass --allow-destructive to drop it" })
         }
+        var createdTables: [Table] = []
+        var search = (drops: [String](), creates: [String]())
         for table in SQLRenderer.dependencyOrder(schema) {
             guard let new = declared.table(named: table.sqlName) else { continue }
             guard let old = current.table(named: new.name) else {
                 tableSteps.append(PostgresRenderer.createTableSQL(table, in: schema))
+                if table.search != nil { search.creates.append(PostgresSearch.createIndexSQL(of: table)) }
                 plan.changes.append("create table \(table.sqlName)")
+                createdTables.append(table)
                 continue
             }
             let outcome = alterTable(table, old: old, new: new, schema: schema)
@@ -167,6 +180,10 @@ package enum PostgresMigrations {
             columnDrops += outcome.drops
             plan.changes += outcome.changes
             manual += outcome.manual
+            let steps = searchSteps(table, current: current, declared: declared, altered: !(outcome.statements + outcome.drops).isEmpty)
+            search.drops += steps.drops
+            search.creates += steps.creates
+            plan.changes += steps.changes
         }
         // Indexes: dropped or changed ones go first (before columns they use are dropped),
         // new or changed ones last.
@@ -207,12 +224,55 @@ package enum PostgresMigrations {
             if existing == nil { plan.changes.append("create view \(view.name)") }
         }
         for table in droppedTables { plan.changes.append("drop table \(table.name) (its rows are deleted)") }
-        plan.statements += views.drops + dropIndexes + tableSteps + columnDrops
-            + droppedTables.map { "DROP TABLE \(SQLRenderer.quoteIdentifier($0.name))" } + createIndexes + views.creates
+        var notify: [String]
+        if PostgresNotifyTriggers.isInstalled(by: postgresMigrations) {
+            notify = createdTables.map { PostgresNotifyTriggers.createTriggerStatement(table: $0.sqlName) }
+        } else {
+            notify = PostgresNotifyTriggers.installStatements(tables: SQLRenderer.dependencyOrder(schema).map(\.sqlName))
+            plan.changes.append("create the observation triggers (strata_notify) of every table")
+        }
+        plan.statements += views.drops + search.drops + dropIndexes + tableSteps + columnDrops
+            + droppedTables.map { "DROP TABLE \(SQLRenderer.quoteIdentifier($0.name))" } + search.creates + createIndexes + views.creates
+            + notify
         if plan.statements.contains(where: { $0.contains(PostgresRenderer.nocaseCollation) }) {
             plan.statements.insert(PostgresRenderer.nocaseCollationSQL, at: 0)
         }
         return (plan, manual)
+    }
+
+    /// The steps of the search vector of `table`, which exists before and after: dropped when
+    /// `search:` was removed or changed (the columns, the tokenizer, the table's name), added
+    /// (with its GIN index) when it is declared and new or changed. A table `altered` in other
+    /// ways has its vector dropped first and added again last: PostgreSQL refuses to change the
+    /// type of, or drop, a column a generated column uses. (Adding the stored column rewrites
+    /// the table once.)
+    static func searchSteps(
+        _ table: Table, current: DatabaseSchema, declared: DatabaseSchema, altered: Bool
+    ) -> (drops: [String], creates: [String], changes: [String]) {
+        let oldNames = [table.sqlName] + (table.renamedFrom.map { [$0] } ?? [])
+        let old = current.searchTables.first { index in
+            oldNames.contains { SQLName.same(index.name, $0 + FullTextSearch.tableSuffix) }
+        }
+        let new = declared.searchTables.first { SQLName.same($0.name, table.searchTableName) }
+        guard old != nil || new != nil else { return ([], [], []) }
+        let unchanged = old.map { old in
+            new.map { SQLName.same(old.name, $0.name) && SchemaDiff.definition(of: old.sql) == SchemaDiff.definition(of: $0.sql) } ?? false
+        } ?? false
+        if unchanged && !altered { return ([], [], []) }
+        let name = SQLRenderer.quoteIdentifier(table.sqlName)
+        var steps = (drops: [String](), creates: [String](), changes: [String]())
+        if let old {
+            steps.drops.append("DROP INDEX IF EXISTS \(SQLRenderer.quoteIdentifier(old.name))")
+            steps.drops.append("ALTER TABLE \(name) DROP COLUMN IF EXISTS \(SQLRenderer.quoteIdentifier(PostgresSearch.columnName))")
+        }
+        if let search = table.search {
+            steps.creates.append("ALTER TABLE \(name) ADD COLUMN \(PostgresSearch.columnDefinition(search, of: table))")
+            steps.creates.append(PostgresSearch.createIndexSQL(of: table))
+            if !unchanged { steps.changes.append("\(old == nil ? "create" : "recreate") full-text index \(table.searchTableName)") }
+        } else {
+            steps.changes.append("drop full-text index \(old?.name ?? table.searchTableName)")
+        }
+        return steps
     }
 
     struct AlterOutcome {

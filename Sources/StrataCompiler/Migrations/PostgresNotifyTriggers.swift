@@ -1,3 +1,5 @@
+import Strata
+
 /// The SQL that makes PostgreSQL tell observers which tables a committed transaction changed:
 /// `strata_notify()`, a trigger function that sends the table's name on the `strata_changes`
 /// channel, and one statement-level trigger per table that calls it.
@@ -7,9 +9,12 @@
 /// with many statements (or rows) sends that table's name once. `StrataPostgres`'s
 /// `PostgresDatabase.observe` listens on the channel.
 ///
-/// The migrations are to create the function once and a trigger for every table
-/// (``createFunctionSQL`` then ``createTriggerSQL(table:)``), and drop a table's trigger with
-/// the table (``dropTriggerSQL(table:)``, for a table that is kept but no longer observed).
+/// The PostgreSQL migrations that `strata migration new` writes create them
+/// (``PostgresMigrations/plan(schema:sqliteMigrations:postgresMigrations:options:)``): the first
+/// migration, and the first one written for a history whose PostgreSQL files do not create the
+/// function yet (``isInstalled(by:)``), create the function and a trigger on every table; a
+/// later one creates the trigger of each table it creates. A renamed table keeps its trigger
+/// (PostgreSQL alters in place, the trigger belongs to the table); a dropped table's goes with it.
 package enum PostgresNotifyTriggers {
     /// The channel the triggers notify and observers `LISTEN` to.
     package static let channel = "strata_changes"
@@ -27,6 +32,29 @@ package enum PostgresNotifyTriggers {
         END
         $strata$;
         """
+
+    /// ``createFunctionSQL`` as one statement of a migration (without the final `;`).
+    package static var createFunctionStatement: String { String(createFunctionSQL.dropLast()) }
+
+    /// The statement that creates the trigger of a new table `table` (its SQL name, unquoted),
+    /// without a final `;`.
+    package static func createTriggerStatement(table: String) -> String {
+        "CREATE TRIGGER \(triggerName) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quote(table))"
+            + " FOR EACH STATEMENT EXECUTE FUNCTION \(functionName)()"
+    }
+
+    /// The statements that install observation on a database whose tables `tables` exist:
+    /// the function, then, per table, its trigger (dropped first if it has one: idempotent).
+    package static func installStatements(tables: [String]) -> [String] {
+        [createFunctionStatement] + tables.flatMap { ["DROP TRIGGER IF EXISTS \(triggerName) ON \(quote($0))", createTriggerStatement(table: $0)] }
+    }
+
+    /// Whether `migrations` (PostgreSQL migration files) create the trigger function: written
+    /// by `strata migration new` since it installs observation, or by hand from the same SQL.
+    package static func isInstalled(by migrations: [Migration]) -> Bool {
+        let marker = "function \(functionName)()"
+        return migrations.contains { $0.sql.lowercased().contains(marker) }
+    }
 
     /// Creates the statement-level trigger of `table` (its SQL name, unquoted), replacing one
     /// of the same name; idempotent. `TRUNCATE` notifies too.

@@ -35,9 +35,11 @@ package enum PostgresRenderer {
     /// (``PostgresDialect/collationSQL(_:)``).
     package static func collationSQL(_ name: String) -> String? { dialect.collationSQL(name) }
 
-    /// `CREATE TABLE` for `table`.
+    /// `CREATE TABLE` for `table`, with the generated search vector of a table with `search:`
+    /// (``PostgresSearch``).
     package static func createTableSQL(_ table: Table, in schema: Schema) -> String {
-        SQLRenderer.createTableSQL(table, in: schema, name: table.sqlName, checks: true, dialect: dialect)
+        let search = table.search.map { [PostgresSearch.columnDefinition($0, of: table)] } ?? []
+        return SQLRenderer.createTableSQL(table, in: schema, name: table.sqlName, checks: true, dialect: dialect, extraColumns: search)
     }
 
     /// `CREATE [UNIQUE] INDEX … ON … (…) [WHERE …]`, with the names of the condition quoted.
@@ -60,13 +62,25 @@ package enum PostgresRenderer {
     }
 
     /// Every statement that creates the schema on PostgreSQL: tables in dependency order, then
-    /// their indexes, then the views (after the `nocase` collation, when the schema uses it). (`search:` and `triggers:` are refused with the dialect.)
+    /// their indexes (the GIN index of a table with `search:` after its own), then the views
+    /// (after the `nocase` collation, when the schema uses it). (`triggers:` are refused with
+    /// the dialect; the observation triggers are not part of the schema's structure: see
+    /// ``notifySQL(for:)``.)
     package static func ddl(for schema: Schema) -> [String] {
         let tables = SQLRenderer.dependencyOrder(schema)
         var statements = usesNocase(schema) ? [nocaseCollationSQL] : []
         statements += tables.map { createTableSQL($0, in: schema) }
-        statements += tables.flatMap { table in table.indexes.map { createIndexSQL($0, on: table) } }
+        statements += tables.flatMap { table in
+            table.indexes.map { createIndexSQL($0, on: table) } + (table.search == nil ? [] : [PostgresSearch.createIndexSQL(of: table)])
+        }
         statements += schema.views.map { createViewSQL($0, in: schema) }
         return statements
+    }
+
+    /// The observation triggers of a new database: `strata_notify()` and one trigger per table
+    /// (``PostgresNotifyTriggers``), which the first PostgreSQL migration creates after ``ddl(for:)``.
+    package static func notifySQL(for schema: Schema) -> [String] {
+        [PostgresNotifyTriggers.createFunctionStatement]
+            + SQLRenderer.dependencyOrder(schema).map { PostgresNotifyTriggers.createTriggerStatement(table: $0.sqlName) }
     }
 }

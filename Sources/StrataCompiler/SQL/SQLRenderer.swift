@@ -47,11 +47,12 @@ package enum SQLRenderer {
 
     /// `CREATE TABLE "name"` for `table` in `dialect`: its columns, a key of several columns,
     /// the UNIQUE constraints, the foreign keys, the table's CHECKs (unless `checks` is false)
-    /// and the dialect's table options.
+    /// and the dialect's table options. `extraColumns` follow the declared columns (PostgreSQL's
+    /// generated search vector).
     static func createTableSQL(
-        _ table: Table, in schema: Schema, name: String, checks: Bool, dialect: any SQLDialect = SQLiteDialect()
+        _ table: Table, in schema: Schema, name: String, checks: Bool, dialect: any SQLDialect = SQLiteDialect(), extraColumns: [String] = []
     ) -> String {
-        var lines = table.columns.map { dialect.columnDefinition($0, in: table, checks: checks) }
+        var lines = table.columns.map { dialect.columnDefinition($0, in: table, checks: checks) } + extraColumns
         if table.primaryKey.count > 1 {
             let names = table.primaryKeyColumns.map { quoteIdentifier($0.sqlName) }
             lines.append("PRIMARY KEY (\(names.joined(separator: ", ")))")

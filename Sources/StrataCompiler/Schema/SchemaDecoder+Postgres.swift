@@ -2,9 +2,11 @@
 //
 // The rule: the PostgreSQL side is generated from the same YAML, so whatever the YAML says that
 // PostgreSQL cannot express is an error at the line that says it, never a silent omission.
-// - `search:` (an FTS5 index) and `triggers:` (SQLite's `CREATE TRIGGER … BEGIN … END`;
-//   PostgreSQL's call a function): errors. Top-level `queries:` run on PostgreSQL as
-//   `strata-postgres prepare` checked them (`<Name>.prepared.json`, see PostgresQueryCheck).
+// - `triggers:` (SQLite's `CREATE TRIGGER … BEGIN … END`; PostgreSQL's call a function): errors.
+//   Top-level `queries:` run on PostgreSQL as `strata-postgres prepare` checked them
+//   (`<Name>.prepared.json`, see PostgresQueryCheck).
+// - `search:` is a generated `tsvector` column there (``PostgresSearch``): a `tokenizer:` with no
+//   text search configuration to map to, and a column named like the vector, are errors.
 // - SQL fragments (`default: { sql: }`, `check:`, `checks:`, an index's `where:`, a table query's
 //   `where:`/`orderBy:`, `views:`) are passed to PostgreSQL as written; the ones that use a
 //   function or operator only SQLite has (`strftime`, `ifnull`, `==` …) are errors.
@@ -58,9 +60,7 @@ extension SchemaDecoder {
             let table = pair.key.scalarText ?? ""
             let booleans = schema.table(named: table)?.columns.filter { $0.type == .bool }.map(\.sqlName) ?? []
             if let search = pair.value["search"], !search.isNull {
-                error(keyLocation("search", in: pair.value) ?? search.location,
-                      "'search' on \(table) is an SQLite FTS5 index, which PostgreSQL does not have",
-                      hint: "remove postgres from 'dialects', or remove 'search' (PostgreSQL's full-text search is not generated yet)")
+                checkPostgresSearch(search, table: schema.table(named: table), name: table)
             }
             if let checks = pair.value["checks"] {
                 for item in checks.items ?? [checks] {
@@ -109,6 +109,22 @@ extension SchemaDecoder {
                     checkPortableSQL(text, at: sql.location, what: "the default of \(name)", booleans: booleans)
                 }
             }
+        }
+    }
+
+    /// Reports what PostgreSQL's full-text search cannot do of a table's `search:`: a tokenizer
+    /// with no text search configuration (``PostgresSearch/configuration(forTokenizer:)``), at
+    /// its line, and a column whose SQL name is the generated vector's.
+    mutating func checkPostgresSearch(_ node: YAMLNode, table: Table?, name: String) {
+        if let tokenizerNode = node["tokenizer"], let tokenizer = tokenizerNode.scalarText,
+            case .failure(let problem) = PostgresSearch.configuration(forTokenizer: tokenizer)
+        {
+            error(tokenizerNode.location, "tokenizer \"\(tokenizer)\" of \(name) cannot be used on PostgreSQL: \(problem.message)",
+                  hint: "use unicode61 or ascii (PostgreSQL's 'simple' configuration) or porter (its 'english' one), or remove postgres from 'dialects'")
+        }
+        if let column = table?.columns.first(where: { SQLName.same($0.sqlName, PostgresSearch.columnName) }) {
+            error(column.location ?? node.location, "column '\(column.name)' of \(name) is named like the full-text search vector PostgreSQL keeps in the table ('\(PostgresSearch.columnName)')",
+                  hint: "give the column another SQL name with 'column:'")
         }
     }
 

@@ -113,7 +113,7 @@ package struct DAOPlan {
             ($0.element.name, ParameterSlot(number: $0.offset + 1, codec: $0.element.type.codec(dateFormat: $0.element.dateFormat)))
         }
         let parameters = Dictionary(slots, uniquingKeysWith: { first, _ in first })
-        let notExpired = dialect.filtersExpiredRows ? queryNowIndex(query).map { Expiry.notExpiredCondition(now: dialect.numberedPlaceholder($0)) } : nil
+        let notExpired = dialect.filtersExpiredRows ? nowNumber(query).map { Expiry.notExpiredCondition(now: dialect.numberedPlaceholder($0)) } : nil
         return SQLRenderer.selectSQL(query, on: table, notExpired: notExpired, dialect: dialect, parameters: parameters)
     }
 
@@ -122,6 +122,21 @@ package struct DAOPlan {
     package func queryNowIndex(_ query: Query) -> Int? {
         guard table.expires else { return nil }
         return query.parameters.count - (hasLimitOnlyParameter(query) ? 1 : 0) + 1
+    }
+
+    /// The number of the current time's parameter in `querySQL(query)` of an expiring table:
+    /// ``queryNowIndex(_:)`` in SQLite; after every parameter of the query in a dialect whose
+    /// placeholders are numbered as the parameters are listed (PostgreSQL's `$n`).
+    package func nowNumber(_ query: Query) -> Int? {
+        guard table.expires else { return nil }
+        return dialect is SQLiteDialect ? queryNowIndex(query) : query.parameters.count + 1
+    }
+
+    /// Selects every row (every row that has not expired, when the table expires: the current
+    /// time is parameter 1).
+    package var fetchAllSQL: String {
+        guard table.expires, dialect.filtersExpiredRows else { return selectSQL }
+        return selectSQL + " WHERE " + Expiry.notExpiredCondition(now: dialect.placeholder(1, for: nil))
     }
 
     /// Whether the last of `query.parameters` is its `limit:` and does not appear in `where`.
@@ -134,7 +149,7 @@ package struct DAOPlan {
 
     /// Deletes the rows of an expiring table whose `expiresAt` is not after parameter 1.
     package var purgeExpiredSQL: String {
-        "DELETE FROM \(tableName) WHERE \(Self.quoted(Expiry.columnName)) <= ?"
+        "DELETE FROM \(tableName) WHERE \(Self.quoted(Expiry.columnName)) <= \(dialect.placeholder(1, for: nil))"
     }
 
     /// The statements the generated DAO runs on its own table: select, insert, upsert, update,

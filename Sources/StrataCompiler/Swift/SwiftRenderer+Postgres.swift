@@ -46,10 +46,20 @@ extension SwiftRenderer {
             out.line("/// ```swift")
             out.line("/// try await \(schema.name).migrate(pg)")
             out.line("/// ```")
+            if schema.tables.contains(where: \.expires) {
+                out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.")
+            }
             out.line("@discardableResult")
             out.block("public static func migrate(_ pg: PostgresDatabase) async throws -> [Migration]") { out in
-                out.line("try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
+                if schema.tables.contains(where: \.expires) {
+                    out.line("let applied = try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
+                    out.line("try await purgeExpired(pg)")
+                    out.line("return applied")
+                } else {
+                    out.line("try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
+                }
             }
+            renderPostgresPurgeExpired(&out)
         }
     }
 
@@ -98,6 +108,8 @@ extension SwiftRenderer {
             case count
             /// One `BOOLEAN` (`EXISTS`).
             case exists
+            /// A record of a table, then a `TEXT` snippet (`searchWithSnippets`).
+            case recordAndSnippet(Table)
         }
 
         var typeName: String
@@ -121,6 +133,11 @@ extension SwiftRenderer {
         let keyNames = api.keyNames
         let keyProperties = zip(plan.keyColumns, keyNames).map { (name: $1.reference, type: $0.swiftBaseType(in: table)) }
         let keyBindings = zip(plan.keyColumns, keyNames).map { (type: $0.type, isOptional: false, value: $1.reference) }
+        // An expiring table's reads bind the current time last (`conn.now`, the database's clock).
+        let nowProperty = table.expires ? [(name: "now", type: "Date")] : []
+        let nowBinding = table.expires ? [(type: ColumnType.date, isOptional: false, value: "now")] : []
+        let nowArgument = table.expires ? "now: conn.now" : ""
+        func arguments(_ list: String...) -> String { list.filter { !$0.isEmpty }.joined(separator: ", ") }
 
         let doc =
             "Reads and writes `\(table.recordName)` records in table \(plan.tableName) on PostgreSQL: the methods of `\(table.recordName)DAO`, `async`.\n\n```swift\nlet stored = try await pg.write { conn in try await \(table.recordName)PostgresDAO(conn).insert(record) }\n```\n\n\(remark("table \(table.recordName)"))"
@@ -169,6 +186,7 @@ extension SwiftRenderer {
                 }
                 out.line("return row")
             }
+            if table.expires { renderExpiringWrites(table, isAsync: true, &out) }
 
             // Update.
             if !plan.nonKeyColumns.isEmpty {
@@ -193,15 +211,18 @@ extension SwiftRenderer {
             }
             out.line()
             statements.append(
-                PostgresStatement(typeName: "Find", sql: plan.findSQL, properties: keyProperties, bindings: keyBindings, rows: .records(table)))
-            api.find("The record with this key, or nil.", &out) { out in
-                out.line("try await conn.fetchOne(Find(\(keyValues)))")
+                PostgresStatement(
+                    typeName: "Find", sql: plan.findSQL, properties: keyProperties + nowProperty, bindings: keyBindings + nowBinding,
+                    rows: .records(table)))
+            api.find(table.expires ? "The record with this key, or nil (also when it has expired)." : "The record with this key, or nil.", &out) { out in
+                out.line("try await conn.fetchOne(Find(\(arguments(keyValues, nowArgument))))")
             }
             out.line()
-            statements.append(PostgresStatement(typeName: "FetchAll", sql: plan.selectSQL, properties: [], bindings: [], rows: .records(table)))
-            out.line("/// Every record of the table, in no particular order.")
+            statements.append(
+                PostgresStatement(typeName: "FetchAll", sql: plan.fetchAllSQL, properties: nowProperty, bindings: nowBinding, rows: .records(table)))
+            out.line(table.expires ? "/// Every record of the table that has not expired, in no particular order." : "/// Every record of the table, in no particular order.")
             out.block("public func fetchAll() async throws -> [\(record)]") { out in
-                out.line("try await conn.fetchAll(FetchAll())")
+                out.line("try await conn.fetchAll(FetchAll(\(nowArgument)))")
             }
 
             // Named queries.
@@ -218,6 +239,20 @@ extension SwiftRenderer {
                 out.line()
                 let typeName = uniqueType("Navigation" + SwiftNames.upperFirst(navigation.methodName))
                 statements.append(renderPostgresNavigation(navigation, typeName: typeName, api: api, &out))
+            }
+
+            // Full-text search.
+            if table.search != nil {
+                out.line()
+                statements += renderPostgresSearch(table, &out)
+            }
+
+            // Expired rows.
+            if table.expires {
+                statements.append(
+                    PostgresStatement(
+                        typeName: "PurgeExpired", sql: plan.purgeExpiredSQL, properties: [(name: "now", type: "Date")],
+                        bindings: [(type: .date, isOptional: false, value: "now")], rows: .none))
             }
 
             out.line()
@@ -255,12 +290,20 @@ extension SwiftRenderer {
         var summary = query.doc.map { $0 + "\n\n" } ?? ""
         summary += "Named query `\(query.name)` on PostgreSQL (see `\(table.recordName)DAO.\(query.name)`)."
         var statement = PostgresStatement(typeName: typeName, sql: plan.querySQL(query), properties: [], bindings: [], rows: rows)
+        var usedNames = Set(query.parameters.map(\.name))
         api.query(query, doc: summary + "\n\n\(remark("table \(table.recordName), query \(query.name)"))", &out) { out, names in
             statement.properties = zip(query.parameters, names).map { parameter, names in
                 (name: names.reference, type: parameter.type.swiftType(in: table) + (parameter.isOptional ? "?" : ""))
             }
             statement.bindings = zip(query.parameters, names).map { (type: $0.type, isOptional: $0.isOptional, value: $1.reference) }
-            let arguments = statement.properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
+            var arguments = statement.properties.map { "\(SwiftNames.argumentLabel($0.name)): \($0.name)" }.joined(separator: ", ")
+            if plan.nowNumber(query) != nil {
+                // After every parameter: `$<count + 1>` in `plan.querySQL`.
+                let now = SwiftNames.unique("now", among: &usedNames)
+                statement.properties.append((name: now, type: "Date"))
+                statement.bindings.append((type: .date, isOptional: false, value: now))
+                arguments += (arguments.isEmpty ? "" : ", ") + "\(now): conn.now"
+            }
             let call = "\(typeName)(\(arguments))"
             switch query.returns {
             case .many: out.line("try await conn.fetchAll(\(call))")
@@ -276,12 +319,15 @@ extension SwiftRenderer {
     func renderPostgresNavigation(_ navigation: DAOPlan.Navigation, typeName: String, api: DAOSignatures, _ out: inout SwiftWriter) -> PostgresStatement {
         let column = navigation.boundColumn
         let valueType = column.swiftBaseType(in: api.table) + (column.isOptional ? "?" : "")
+        let expires = navigation.target.expires
         api.navigation(navigation, &out) { out in
-            out.line("try await conn.\(navigation.isToParent ? "fetchOne" : "fetchAll")(\(typeName)(value: record.\(column.swiftName)))")
+            let now = expires ? ", now: conn.now" : ""
+            out.line("try await conn.\(navigation.isToParent ? "fetchOne" : "fetchAll")(\(typeName)(value: record.\(column.swiftName)\(now)))")
         }
+        // An expiring target's rows that have expired are left out: the current time is `$2`.
         return PostgresStatement(
-            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)],
-            bindings: [(column.type, column.isOptional, "value")], rows: .records(navigation.target))
+            typeName: typeName, sql: navigation.sql, properties: [("value", valueType)] + (expires ? [("now", "Date")] : []),
+            bindings: [(column.type, column.isOptional, "value")] + (expires ? [(ColumnType.date, false, "now")] : []), rows: .records(navigation.target))
     }
 
     /// `struct Insert: PostgresPreparedStatement { … }`.
@@ -293,6 +339,7 @@ extension SwiftRenderer {
             switch statement.rows {
             case .none: out.line("typealias Row = Void")
             case .records(let table): out.line("typealias Row = \(SwiftNames.identifier(table.recordName))")
+            case .recordAndSnippet(let table): out.line("typealias Row = (record: \(SwiftNames.identifier(table.recordName)), snippet: String)")
             case .count: out.line("typealias Row = Int")
             case .exists: out.line("typealias Row = Bool")
             }
@@ -328,6 +375,11 @@ extension SwiftRenderer {
             case .exists:
                 out.block("func decodeRow(_ row: PostgresRow) throws -> Row") { out in
                     out.line("try row.makeRandomAccess()[0].decode(Bool.self)")
+                }
+            case .recordAndSnippet(let table):
+                let targetDAO = SwiftNames.identifier(table.recordName + "PostgresDAO")
+                out.block("func decodeRow(_ row: PostgresRow) throws -> Row") { out in
+                    out.line("(try \(targetDAO).decode(row), try row.makeRandomAccess()[\(table.columns.count)].decode(String.self))")
                 }
             }
         }

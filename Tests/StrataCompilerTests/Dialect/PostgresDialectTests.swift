@@ -53,6 +53,7 @@ import Testing
                   n: { type: int, check: "n == 1" }
                 search:
                   columns: [body]
+                  tokenizer: trigram
                 queries:
                   recent: { where: "n > :n AND ifnull(n, 0) > 0" }
             triggers:
@@ -61,13 +62,72 @@ import Testing
               longest: { sql: "SELECT id FROM Note ORDER BY length(body) DESC" }
             """
         let found = positions(text)
-        #expect(found.contains("10:5: 'search' on Note is an SQLite FTS5 index, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("12:18: tokenizer \"trigram\" of Note cannot be used on PostgreSQL: PostgreSQL's text search has no trigram tokenizer") }, "\(found)")
         #expect(found.contains("8:44: the default of Note.stamp uses strftime, which PostgreSQL does not have"), "\(found)")
         #expect(found.contains("9:30: the CHECK of Note.n uses '==', which PostgreSQL does not have"), "\(found)")
-        #expect(found.contains("13:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
-        #expect(found.contains { $0.hasPrefix("15:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
+        #expect(found.contains("14:24: query Note.recent uses ifnull, which PostgreSQL does not have"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("16:3: trigger 'touch' is written in SQLite's SQL") }, "\(found)")
         // Top-level queries are typed for PostgreSQL by `strata prepare` (docs/Queries.md).
         #expect(found.count == 5, "\(found)")
+    }
+
+    @Test func searchTokenizersMapToTextSearchConfigurationsOrAreErrors() {
+        func configuration(_ tokenizer: String?) -> String {
+            switch PostgresSearch.configuration(forTokenizer: tokenizer) {
+            case .success(let name): name
+            case .failure(let problem): "error: " + problem.message
+            }
+        }
+        #expect(configuration(nil) == "simple")
+        #expect(configuration("unicode61") == "simple")
+        #expect(configuration("unicode61 remove_diacritics 2") == "simple")
+        #expect(configuration("ascii") == "simple")
+        #expect(configuration("porter") == "english")
+        #expect(configuration("'porter' 'unicode61' 'remove_diacritics' '1'") == "english")
+        #expect(configuration("porter ascii") == "english")
+        #expect(configuration("trigram").hasPrefix("error: PostgreSQL's text search has no trigram tokenizer"))
+        #expect(configuration("unicode61 tokenchars '-_'") == "error: PostgreSQL's text search has no equivalent of the unicode61 option 'tokenchars'")
+        #expect(configuration("porter unicode61 separators x") == "error: PostgreSQL's text search has no equivalent of the unicode61 option 'separators'")
+        let table = { (search: String, column: String) in
+            """
+            options: { dialects: [sqlite, postgres] }
+            tables:
+              Note:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  body: text
+                  \(column)
+                search: \(search)
+            """
+        }
+        #expect(positions(table("{ columns: [body], tokenizer: \"porter unicode61\" }", "title: text")) == [])
+        #expect(positions(table("{ columns: [body], tokenizer: \"unicode61 categories 'L* N*'\" }", "title: text")).map { $0.prefix(38) } == ["8:43: tokenizer \"unicode61 categories "])
+        #expect(positions(table("{ columns: [body] }", "strata_search: text")).first?.hasPrefix("7:7: column 'strata_search' of Note is named like the full-text search vector") == true)
+    }
+
+    @Test func searchIsAGeneratedVectorWithAGINIndex() throws {
+        let schema = try SchemaLoader.load(
+            contents: """
+                options: { dialects: [sqlite, postgres] }
+                tables:
+                  Note:
+                    table: notes
+                    columns:
+                      id: { type: int, primaryKey: autoincrement }
+                      title: text
+                      body: text?
+                    search: { columns: [title, body] }
+                    expires: true
+                """, path: "Notes.schema.yml")
+        let ddl = PostgresRenderer.ddl(for: schema)
+        #expect(ddl[0].contains(#"  "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, coalesce("title", '') || ' ' || coalesce("body", ''))) STORED"#), "\(ddl[0])")
+        #expect(ddl.contains(#"CREATE INDEX "notes_fts" ON "notes" USING GIN ("strata_search")"#), "\(ddl)")
+        let table = try #require(schema.tables.first)
+        #expect(PostgresSearch.searchSQL(table, snippet: false) == """
+            SELECT "notes"."id", "notes"."title", "notes"."body", "notes"."expiresAt" FROM "notes", plainto_tsquery('simple'::regconfig, $1) AS "strata_query" \
+            WHERE "notes"."strata_search" @@ "strata_query" AND ("notes"."expiresAt" IS NULL OR "notes"."expiresAt" > $3) \
+            ORDER BY ts_rank("notes"."strata_search", "strata_query") DESC, "notes"."id" LIMIT $2
+            """)
     }
 
     @Test func theSameSchemaWithoutPostgresIsAccepted() {
@@ -202,13 +262,19 @@ import Testing
                 """, path: "Shop.schema.yml")
         for table in schema.tables {
             let plan = DAOPlan(table: table, schema: schema, dialect: PostgresDialect())
-            let statements = [plan.selectSQL, plan.insertSQL, plan.upsertSQL, plan.updateSQL, plan.deleteSQL, plan.findSQL] + plan.navigations.map(\.sql)
+            let statements = [plan.selectSQL, plan.fetchAllSQL, plan.insertSQL, plan.upsertSQL, plan.updateSQL, plan.deleteSQL, plan.findSQL, plan.purgeExpiredSQL]
+                + plan.navigations.map(\.sql)
             for sql in statements { #expect(!sql.contains("?"), "\(sql)") }
         }
         let owner = try #require(schema.table(named: "Owner"))
         let devices = try #require(DAOPlan(table: owner, schema: schema, dialect: PostgresDialect()).navigations.first)
-        #expect(devices.sql == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "ownerId" = $1"#)
+        // Expired devices are left out, as on SQLite: the current time is `$2`.
+        #expect(devices.sql == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "ownerId" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#)
         let device = try #require(schema.table(named: "Device"))
+        let devicePlan = DAOPlan(table: device, schema: schema, dialect: PostgresDialect())
+        #expect(devicePlan.findSQL == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE "id" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#)
+        #expect(devicePlan.fetchAllSQL == #"SELECT "id", "ownerId", "settings", "expiresAt" FROM "Device" WHERE ("expiresAt" IS NULL OR "expiresAt" > $1)"#)
+        #expect(devicePlan.purgeExpiredSQL == #"DELETE FROM "Device" WHERE "expiresAt" <= $1"#)
         #expect(DAOPlan(table: device, schema: schema, dialect: PostgresDialect()).updateSQL
             == #"UPDATE "Device" SET "ownerId" = $1, "settings" = $2::jsonb, "expiresAt" = $3 WHERE "id" = $4"#)
     }

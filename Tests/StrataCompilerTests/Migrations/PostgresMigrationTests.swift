@@ -15,7 +15,9 @@ import Testing
     func evolve(_ workspace: MigrationWorkspace, to yaml: String, name: String, allowDestructive: Bool = false) throws -> [String] {
         let schema = try workspace.writeSchema(Self.header + yaml)
         let before = try MigrationFiles.load(schemaPath: workspace.schemaPath)
-        let (plan, manual) = try PostgresMigrations.plan(schema: schema, sqliteMigrations: before, options: .init(allowDestructive: allowDestructive))
+        let postgres = before.isEmpty ? [] : try PostgresMigrations.load(schemaPath: workspace.schemaPath)
+        let (plan, manual) = try PostgresMigrations.plan(
+            schema: schema, sqliteMigrations: before, postgresMigrations: postgres, options: .init(allowDestructive: allowDestructive))
         try #require(try workspace.evolve(to: Self.header + yaml, name: name, allowDestructive: allowDestructive) != nil)
         let version = before.count + 1
         let text = PostgresMigrations.render(plan, manual: manual, version: version, name: name, schemaFile: "Shop.schema.yml", schema: schema)
@@ -52,7 +54,87 @@ import Testing
     @Test func theFirstMigrationIsTheDDL() throws {
         let workspace = try MigrationWorkspace()
         let statements = try evolve(workspace, to: Self.v1, name: "initial")
-        #expect(statements == PostgresRenderer.ddl(for: try SchemaLoader.load(path: workspace.schemaPath)))
+        let schema = try SchemaLoader.load(path: workspace.schemaPath)
+        #expect(statements == PostgresRenderer.ddl(for: schema) + PostgresRenderer.notifySQL(for: schema))
+        #expect(statements.suffix(3) == [
+            PostgresNotifyTriggers.createFunctionStatement,
+            #"CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Customer" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"#,
+            #"CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "orders" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"#,
+        ])
+        #expect(try verify(workspace) == [])
+    }
+
+    @Test func aTableAddedLaterGetsItsTriggerAndAHistoryWithoutThemGetsThemAll() throws {
+        let workspace = try MigrationWorkspace()
+        try evolve(workspace, to: Self.v1, name: "initial")
+        let v2 = Self.v1 + "\n  Tag:\n    columns:\n      id: { type: int, primaryKey: true }\n"
+        #expect(try evolve(workspace, to: v2, name: "tags") == [
+            "CREATE TABLE \"Tag\" (\n  \"id\" BIGINT PRIMARY KEY\n)",
+            #"CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Tag" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"#,
+        ])
+        // A renamed table keeps its trigger: nothing more than the rename.
+        let v3 = v2.replacingOccurrences(of: "  Tag:\n", with: "  Label:\n    renamedFrom: Tag\n")
+        #expect(try evolve(workspace, to: v3, name: "labels") == [#"ALTER TABLE "Tag" RENAME TO "Label""#])
+        // A history whose PostgreSQL files do not create the function (written before the
+        // migrations did) gets the function and every table's trigger in its next migration.
+        let schema = try SchemaLoader.load(path: workspace.schemaPath)
+        let sqlite = try MigrationFiles.load(schemaPath: workspace.schemaPath)
+        let withoutTriggers = try PostgresMigrations.load(schemaPath: workspace.schemaPath).map {
+            Migration(version: $0.version, name: $0.name, sql: $0.sql.replacingOccurrences(of: "FUNCTION strata_notify()", with: "FUNCTION x()"))
+        }
+        #expect(!PostgresNotifyTriggers.isInstalled(by: withoutTriggers))
+        let (plan, _) = try PostgresMigrations.plan(schema: schema, sqliteMigrations: sqlite, postgresMigrations: withoutTriggers)
+        #expect(plan.statements == PostgresNotifyTriggers.installStatements(tables: ["Customer", "orders", "Label"]))
+        #expect(plan.statements[1...2] == [
+            #"DROP TRIGGER IF EXISTS strata_notify ON "Customer""#,
+            #"CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "Customer" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify()"#,
+        ])
+    }
+
+    @Test func searchIsAddedChangedAndDroppedInPlace() throws {
+        let workspace = try MigrationWorkspace()
+        try evolve(workspace, to: Self.v1, name: "initial")
+        let vector = #"ALTER TABLE "Customer" ADD COLUMN "strata_search" tsvector GENERATED ALWAYS AS "#
+        let v2 = Self.v1.replacingOccurrences(of: "    indexes:\n      - { columns: [name] }\n", with: "    indexes:\n      - { columns: [name] }\n    search: { columns: [name] }\n")
+        #expect(try evolve(workspace, to: v2, name: "search") == [
+            vector + #"(to_tsvector('simple'::regconfig, coalesce("name", ''))) STORED"#,
+            #"CREATE INDEX "Customer_fts" ON "Customer" USING GIN ("strata_search")"#,
+        ])
+        #expect(try verify(workspace) == [])
+        // Another tokenizer and a column more: the vector is made again.
+        let v3 = v2.replacingOccurrences(of: "search: { columns: [name] }", with: "search: { columns: [name, note], tokenizer: porter }")
+        #expect(try evolve(workspace, to: v3, name: "stemmed") == [
+            #"DROP INDEX IF EXISTS "Customer_fts""#,
+            #"ALTER TABLE "Customer" DROP COLUMN IF EXISTS "strata_search""#,
+            vector + #"(to_tsvector('english'::regconfig, coalesce("name", '') || ' ' || coalesce("note", ''))) STORED"#,
+            #"CREATE INDEX "Customer_fts" ON "Customer" USING GIN ("strata_search")"#,
+        ])
+        // A searched column's type changes: the vector is dropped before and made again after.
+        let v4 = v3.replacingOccurrences(of: "      note: text?\n", with: "      note: { type: text, default: \"\" }\n")
+        let changed = try evolve(workspace, to: v4, name: "note_default")
+        #expect(changed.first == #"DROP INDEX IF EXISTS "Customer_fts""#, "\(changed)")
+        #expect(changed.last == #"CREATE INDEX "Customer_fts" ON "Customer" USING GIN ("strata_search")"#, "\(changed)")
+        // The table renamed: its vector and index are made again under the new name.
+        let renamed = v4.replacingOccurrences(of: "  Customer:\n", with: "  Client:\n    table: clients\n    renamedFrom: Customer\n")
+            .replacingOccurrences(of: "Customer.id", with: "Client.id")
+        let steps = try evolve(workspace, to: renamed, name: "clients")
+        #expect(steps == [
+            #"ALTER TABLE "Customer" RENAME TO "clients""#,
+            #"DROP INDEX IF EXISTS "Customer_fts""#,
+            #"ALTER TABLE "clients" DROP COLUMN IF EXISTS "strata_search""#,
+            #"DROP INDEX IF EXISTS "Customer_name""#,
+            #"ALTER TABLE "clients" ADD COLUMN "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce("name", '') || ' ' || coalesce("note", ''))) STORED"#,
+            #"CREATE INDEX "clients_fts" ON "clients" USING GIN ("strata_search")"#,
+            #"CREATE INDEX "clients_name" ON "clients" ("name")"#,
+        ], "\(steps)")
+        #expect(try verify(workspace) == [])
+        _ = try evolve(workspace, to: v4.replacingOccurrences(of: "  Customer:\n", with: "  Customer:\n    renamedFrom: clients\n"), name: "back")
+        // `search:` removed.
+        let v5 = v4.replacingOccurrences(of: "    search: { columns: [name, note], tokenizer: porter }\n", with: "")
+        #expect(try evolve(workspace, to: v5, name: "no_search") == [
+            #"DROP INDEX IF EXISTS "Customer_fts""#,
+            #"ALTER TABLE "Customer" DROP COLUMN IF EXISTS "strata_search""#,
+        ])
         #expect(try verify(workspace) == [])
     }
 

@@ -318,7 +318,11 @@ import Testing
             """
         try workspace.evolve(to: plain, name: "initial")
         let nocase = try workspace.writeSchema(plain.replacingOccurrences(of: "name: text", with: "name: { type: text, collate: nocase }"))
-        let (plan, manual) = try PostgresMigrations.plan(schema: nocase, sqliteMigrations: try MigrationFiles.load(schemaPath: workspace.schemaPath))
+        // The PostgreSQL history already creates the observation triggers (as every one written
+        // by `strata migration new` does): only the collation changes.
+        let (plan, manual) = try PostgresMigrations.plan(
+            schema: nocase, sqliteMigrations: try MigrationFiles.load(schemaPath: workspace.schemaPath),
+            postgresMigrations: [Migration(version: 1, name: "initial", sql: PostgresNotifyTriggers.createFunctionSQL)])
         #expect(manual == [])
         #expect(plan.statements == [PostgresRenderer.nocaseCollationSQL, "ALTER TABLE \"Tag\" ALTER COLUMN \"name\" TYPE TEXT COLLATE strata_nocase"])
     }

@@ -33,10 +33,20 @@ public enum Store {
           FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE SET NULL
         ) STRICT
         """#,
+        #"""
+        CREATE TABLE "reviews" (
+          "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+          "customerId" INTEGER NOT NULL,
+          "text" TEXT NOT NULL,
+          "expiresAt" TEXT,
+          FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE CASCADE
+        ) STRICT
+        """#,
     ]
 
     /// The `CREATE INDEX` statements: the index definitions of the schema.
     public static let indexes: [String] = [
+        #"CREATE INDEX "reviews_expiresAt" ON "reviews" ("expiresAt")"#,
     ]
 
     /// How to open the database for this schema: `foreignKeys` as the schema's
@@ -59,6 +69,9 @@ public enum Store {
                 -- 0001_initial: Store.schema.yml
                 --   create table customers
                 --   create table lines
+                --   create table reviews
+                --   create index reviews_expiresAt (on reviews (expiresAt))
+                --   create full-text index reviews_fts
 
                 CREATE TABLE "customers" (
                   "id" INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -79,8 +92,33 @@ public enum Store {
                   FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE SET NULL
                 ) STRICT;
 
+                CREATE TABLE "reviews" (
+                  "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                  "customerId" INTEGER NOT NULL,
+                  "text" TEXT NOT NULL,
+                  "expiresAt" TEXT,
+                  FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE CASCADE
+                ) STRICT;
+
+                CREATE INDEX "reviews_expiresAt" ON "reviews" ("expiresAt");
+
+                CREATE VIRTUAL TABLE "reviews_fts" USING fts5("text", content='reviews', tokenize='porter');
+
+                CREATE TRIGGER "reviews_fts_insert" AFTER INSERT ON "reviews" BEGIN
+                  INSERT INTO "reviews_fts" (rowid, "text") VALUES (new.rowid, new."text");
+                END;
+
+                CREATE TRIGGER "reviews_fts_delete" AFTER DELETE ON "reviews" BEGIN
+                  INSERT INTO "reviews_fts" ("reviews_fts", rowid, "text") VALUES ('delete', old.rowid, old."text");
+                END;
+
+                CREATE TRIGGER "reviews_fts_update" AFTER UPDATE ON "reviews" BEGIN
+                  INSERT INTO "reviews_fts" ("reviews_fts", rowid, "text") VALUES ('delete', old.rowid, old."text");
+                  INSERT INTO "reviews_fts" (rowid, "text") VALUES (new.rowid, new."text");
+                END;
+
                 """#,
-            checksum: "5e073da19bf37ed0e9bf5d3fb1250deb32b840adaae4d8065f2e7de524d40111"),
+            checksum: "8004b36d306941781881b7f537b786374902a62b9e68a2b553f2a752d9fc95d2"),
     ]
 
     /// Applies the pending migrations to `db`, each in its own transaction, and returns the
@@ -88,10 +126,32 @@ public enum Store {
     /// database is newer than this code, the history has a gap, or the file's structure was
     /// altered outside the migrations (see `Migrator`).
     /// Foreign keys are left on or off as `configuration` says.
+    /// Then deletes the expired rows once, with `purgeExpired(_:)`.
     @discardableResult
     public static func migrate(_ db: Database) throws -> [Migration] {
-        try db.writeWithoutTransaction { conn in
+        let applied = try db.writeWithoutTransaction { conn in
             try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)
+        }
+        try purgeExpired(db)
+        return applied
+    }
+
+    /// Deletes the expired rows of `Review`: those whose `expiresAt` is not
+    /// after the database's clock (`Database.Configuration.now`), in one transaction, and returns
+    /// how many it deleted (rows that `ON DELETE` actions remove with them are not counted).
+    /// Reads leave expired rows out already; this reclaims their space. `migrate` runs it once.
+    ///
+    /// ```swift
+    /// let purged = try Store.purgeExpired(db)
+    /// ```
+    @discardableResult
+    public static func purgeExpired(_ db: Database) throws -> Int {
+        try db.write { conn in
+            let now = conn.now
+            var purged = 0
+            try conn.execute(sql: #"DELETE FROM "reviews" WHERE "expiresAt" <= ?"#, arguments: [now])
+            purged += conn.changes
+            return purged
         }
     }
 }
@@ -316,6 +376,17 @@ public struct CustomerDAO: RecordDAO {
         return records
     }
 
+    /// The `Review` records whose `customerId` refers to `record`.
+    public func reviews(of record: Customer) throws -> [Review] {
+        let statement = try self.conn.cachedStatement(Self.navigationReviewsSQL)
+        defer { statement.reset() }
+        try statement.bind(record.id, at: 1)
+        try statement.bind(self.conn.now, at: 2)
+        var records: [Review] = []
+        while try statement.step() { records.append(try ReviewDAO.decode(statement)) }
+        return records
+    }
+
     // SQL
 
     public static let tableSQLName = #""customers""#
@@ -341,6 +412,8 @@ public struct CustomerDAO: RecordDAO {
     static let queryAnyNamedSQL: CachedSQL = #"SELECT EXISTS (SELECT 1 FROM "customers" WHERE name = :name)"#
 
     static let navigationLinesSQL: CachedSQL = #"SELECT "orderId", "position", "customerId", "quantity", "gift" FROM "lines" WHERE "customerId" = ?"#
+
+    static let navigationReviewsSQL: CachedSQL = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "customerId" = ? AND ("expiresAt" IS NULL OR "expiresAt" > ?)"#
 }
 
 // MARK: - Line
@@ -513,6 +586,320 @@ public struct LineDAO: RecordDAO {
     static let navigationCustomerSQL: CachedSQL = #"SELECT "id", "name", "tier", "prefs", "photo", "joined" FROM "customers" WHERE "id" = ?"#
 }
 
+// MARK: - Review
+
+/// - Remark: Generated from Store.schema.yml, table Review.
+public struct Review: Sendable, Hashable, Codable, Identifiable {
+    /// SQL: "id" INTEGER NOT NULL, primary key, assigned by SQLite.
+    public var id: Int
+    /// SQL: "customerId" INTEGER NOT NULL, references Customer.id.
+    public var customerId: Int
+    /// SQL: "text" TEXT NOT NULL.
+    public var text: String
+    /// When the row expires (`expires: true`); nil for a row that never expires. Reads leave out expired rows.
+    ///
+    /// SQL: "expiresAt" TEXT.
+    public var expiresAt: Date?
+
+    /// Creates a record; defaults follow the schema.
+    ///
+    /// Leave `id` at 0 to have SQLite assign it on insert.
+    public init(
+        id: Int = 0,
+        customerId: Int,
+        text: String,
+        expiresAt: Date? = nil
+    ) {
+        self.id = id
+        self.customerId = customerId
+        self.text = text
+        self.expiresAt = expiresAt
+    }
+}
+
+extension Review: TableRecord {
+    /// The table's SQL name, for `db.changes(to:)`.
+    public static var databaseTableName: String { "reviews" }
+}
+
+/// Reads and writes `Review` records in table "reviews".
+///
+/// ```swift
+/// try db.write { conn in try ReviewDAO(conn).insert(record) }
+/// ```
+///
+/// - Remark: Generated from Store.schema.yml, table Review.
+public struct ReviewDAO: RecordDAO {
+    /// The connection the DAO runs on.
+    public let conn: Connection
+
+    /// A DAO on `conn`; cheap to create, use it inside `read`/`write`.
+    public init(_ conn: Connection) {
+        self.conn = conn
+    }
+
+    /// Reads a record from a row of `selectSQL`'s columns, by position.
+    @inlinable
+    public static func decode(_ statement: Statement) throws -> Review {
+        return Review(
+            id: statement.int(at: 0),
+            customerId: statement.int(at: 1),
+            text: statement.string(at: 2),
+            expiresAt: try statement.isNull(at: 3) ? nil : statement.date(at: 3, table: "reviews", column: "expiresAt")
+        )
+    }
+
+    /// Inserts `record` and returns it as stored: when its `id` is 0, SQLite assigns one.
+    @discardableResult @inline(__always)
+    public func insert(_ record: Review) throws -> Review {
+        if record.id == 0 {
+            try self.conn.withCachedStatement(Self.insertAssigningKeySQL) { statement in
+                try statement.bind(record.customerId, at: 1)
+                try statement.bind(record.text, at: 2)
+                try statement.bind(record.expiresAt, at: 3)
+                try statement.run()
+            }
+            var stored = record
+            stored.id = self.conn.lastInsertedRowID
+            stored.expiresAt = stored.expiresAt.map(DateFormat.rounded)
+            return stored
+        }
+        try self.conn.withCachedStatement(Self.insertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
+        var stored = record
+        stored.expiresAt = stored.expiresAt.map(DateFormat.rounded)
+        return stored
+    }
+
+    /// Binds every column of `record`, in declaration order, to parameters 1…4:
+    /// the values of `insertSQL` and `upsertSQL`.
+    @inline(__always)
+    static func bindColumns(of record: Review, to statement: Statement) throws {
+        try statement.bind(record.id, at: 1)
+        try statement.bind(record.customerId, at: 2)
+        try statement.bind(record.text, at: 3)
+        try statement.bind(record.expiresAt, at: 4)
+    }
+
+    /// Inserts `records` in order and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>) throws -> [Review] {
+        try records.map { try insert($0) }
+    }
+
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`: the row is not deleted, so no cascade or delete trigger
+    /// runs), and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review) throws -> Review {
+        if record.id == 0 { return try insert(record) }
+        try self.conn.withCachedStatement(Self.upsertSQL) { statement in
+            try Self.bindColumns(of: record, to: statement)
+            try statement.run()
+        }
+        var stored = record
+        stored.expiresAt = stored.expiresAt.map(DateFormat.rounded)
+        return stored
+    }
+
+    /// Inserts `record` to expire `duration` from now, by the database's clock
+    /// (`Database.Configuration.now`), and returns it as stored.
+    @discardableResult
+    public func insert(_ record: Review, expiresIn duration: Duration) throws -> Review {
+        try insert(record, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts `record` to expire at `date`, and returns it as stored.
+    @discardableResult
+    public func insert(_ record: Review, expiresAt date: Date) throws -> Review {
+        var record = record
+        record.expiresAt = date
+        return try insert(record)
+    }
+
+    /// Inserts or updates (`ON CONFLICT DO UPDATE`) `record` to expire `duration` from now, by the database's clock
+    /// (`Database.Configuration.now`), and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review, expiresIn duration: Duration) throws -> Review {
+        try upsert(record, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts or updates (`ON CONFLICT DO UPDATE`) `record` to expire at `date`, and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review, expiresAt date: Date) throws -> Review {
+        var record = record
+        record.expiresAt = date
+        return try upsert(record)
+    }
+
+    /// Inserts `records` in order, each to expire `duration` from now (one time for all of them),
+    /// and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>, expiresIn duration: Duration) throws -> [Review] {
+        try insert(records, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts `records` in order, each to expire at `date`, and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>, expiresAt date: Date) throws -> [Review] {
+        try records.map { try insert($0, expiresAt: date) }
+    }
+
+    /// Updates the stored row with `record`'s key; false when there is no such row.
+    @discardableResult
+    public func update(_ record: Review) throws -> Bool {
+        try self.conn.withCachedStatement(Self.updateSQL) { statement in
+            try statement.bind(record.customerId, at: 1)
+            try statement.bind(record.text, at: 2)
+            try statement.bind(record.expiresAt, at: 3)
+            try statement.bind(record.id, at: 4)
+            try statement.run()
+        }
+        return self.conn.changes > 0
+    }
+
+    /// Deletes the stored row with `record`'s key; false when there was none.
+    @discardableResult
+    public func delete(_ record: Review) throws -> Bool {
+        try delete(id: record.id)
+    }
+
+    /// Deletes the row with this key; false when there was none.
+    @discardableResult
+    public func delete(id: Int) throws -> Bool {
+        try self.conn.withCachedStatement(Self.deleteSQL) { statement in
+            try statement.bind(id, at: 1)
+            try statement.run()
+        }
+        return self.conn.changes > 0
+    }
+
+    /// The record with this key, or nil (also when it has expired).
+    public func find(id: Int) throws -> Review? {
+        let statement = try self.conn.cachedStatement(Self.findSQL)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        try statement.bind(self.conn.now, at: 2)
+        return try statement.step() ? Self.decode(statement) : nil
+    }
+
+    /// Named query `byCustomer`: `customerId = :customerId`, ordered by `id`, at most `max`. Expired rows are left out.
+    ///
+    /// - Remark: Generated from Store.schema.yml, table Review, query byCustomer.
+    public func byCustomer(customerId: Int, max: Int) throws -> [Review] {
+        let statement = try self.conn.cachedStatement(Self.queryByCustomerSQL)
+        defer { statement.reset() }
+        try statement.bind(customerId, at: 1)
+        try statement.bind(self.conn.now, at: 2)
+        try statement.bind(max, at: 3)
+        var records: [Review] = []
+        while try statement.step() { records.append(try Self.decode(statement)) }
+        return records
+    }
+
+    /// The `Customer` that `customerId` refers to, or nil.
+    public func customer(of record: Review) throws -> Customer? {
+        let statement = try self.conn.cachedStatement(Self.navigationCustomerSQL)
+        defer { statement.reset() }
+        try statement.bind(record.customerId, at: 1)
+        return try statement.step() ? CustomerDAO.decode(statement) : nil
+    }
+
+    /// The records whose `text` contain every word of `text`, best match first (FTS5's bm25).
+    ///
+    /// Each word is searched for as written (see `FullTextQuery.quoting(_:)`): quotes, `*`, `-`,
+    /// `OR`, `NEAR` … in `text` are never read as query syntax, so user input cannot cause a syntax
+    /// error. Text without words finds nothing. For FTS5 query syntax on purpose use
+    /// `search(matching:limit:)`.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - limit: At most this many records; nil for all.
+    public func search(_ text: String, limit: Int? = nil) throws -> [Review] {
+        guard let query = FullTextQuery.quoting(text) else { return [] }
+        return try search(matching: query, limit: limit)
+    }
+
+    /// The records matching the FTS5 query `query` (its full syntax: `swift OR rust`, `data*`,
+    /// `NEAR(a b)`, `title: swift`), best match first (bm25). A query FTS5 cannot parse throws.
+    ///
+    /// - Parameters:
+    ///   - query: An FTS5 query, used as written.
+    ///   - limit: At most this many records; nil for all.
+    public func search(matching query: String, limit: Int? = nil) throws -> [Review] {
+        let statement = try self.conn.cachedStatement(Self.searchSQL)
+        defer { statement.reset() }
+        try statement.bind(query, at: 1)
+        try statement.bind(limit ?? -1, at: 2)
+        try statement.bind(self.conn.now, at: 3)
+        var records: [Review] = []
+        while try statement.step() { records.append(try Self.decode(statement)) }
+        return records
+    }
+
+    /// Like `search(_:limit:)`, with a snippet of each record: about 12 words of its best-matching
+    /// column around the matches, each match between `<b>` and `</b>`, `…` where text is left out.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed; every word is searched for as written.
+    ///   - limit: At most this many results; nil for all.
+    public func searchWithSnippets(_ text: String, limit: Int? = nil) throws -> [(record: Review, snippet: String)] {
+        guard let query = FullTextQuery.quoting(text) else { return [] }
+        return try searchWithSnippets(matching: query, limit: limit)
+    }
+
+    /// Like `search(matching:limit:)` (an FTS5 query, used as written), with a snippet of each
+    /// record as `searchWithSnippets(_:limit:)` makes it.
+    ///
+    /// - Parameters:
+    ///   - query: An FTS5 query, used as written.
+    ///   - limit: At most this many results; nil for all.
+    public func searchWithSnippets(matching query: String, limit: Int? = nil) throws -> [(record: Review, snippet: String)] {
+        let statement = try self.conn.cachedStatement(Self.searchWithSnippetsSQL)
+        defer { statement.reset() }
+        try statement.bind(query, at: 1)
+        try statement.bind(limit ?? -1, at: 2)
+        try statement.bind(self.conn.now, at: 3)
+        var results: [(record: Review, snippet: String)] = []
+        while try statement.step() {
+            results.append((try Self.decode(statement), statement.string(at: 4)))
+        }
+        return results
+    }
+
+    // SQL
+
+    /// The expiry column: `fetchAll`, `fetchOne`, `count`, `exists` and `cursor` leave out
+    /// the rows whose `expiresAt` is not after the database's clock.
+    public static let expiresAtSQLName: String? = #""expiresAt""#
+
+    public static let tableSQLName = #""reviews""#
+
+    public static let selectSQL = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews""#
+
+    static let insertSQL: CachedSQL = #"INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES (?, ?, ?, ?)"#
+
+    static let insertAssigningKeySQL: CachedSQL = #"INSERT INTO "reviews" ("customerId", "text", "expiresAt") VALUES (?, ?, ?)"#
+
+    static let upsertSQL: CachedSQL = #"INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "customerId" = excluded."customerId", "text" = excluded."text", "expiresAt" = excluded."expiresAt""#
+
+    static let updateSQL: CachedSQL = #"UPDATE "reviews" SET "customerId" = ?, "text" = ?, "expiresAt" = ? WHERE "id" = ?"#
+
+    static let deleteSQL: CachedSQL = #"DELETE FROM "reviews" WHERE "id" = ?"#
+
+    static let findSQL: CachedSQL = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "id" = ? AND ("expiresAt" IS NULL OR "expiresAt" > ?)"#
+
+    static let queryByCustomerSQL: CachedSQL = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE (customerId = :customerId) AND ("expiresAt" IS NULL OR "expiresAt" > ?2) ORDER BY id LIMIT :max"#
+
+    static let navigationCustomerSQL: CachedSQL = #"SELECT "id", "name", "tier", "prefs", "photo", "joined" FROM "customers" WHERE "id" = ?"#
+
+    static let searchSQL: CachedSQL = #"SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt" FROM "reviews_fts" JOIN "reviews" ON "reviews".rowid = "reviews_fts".rowid WHERE "reviews_fts" MATCH ?1 AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > ?3) ORDER BY bm25("reviews_fts") LIMIT ?2"#
+
+    static let searchWithSnippetsSQL: CachedSQL = #"SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt", snippet("reviews_fts", -1, '<b>', '</b>', '…', 12) FROM "reviews_fts" JOIN "reviews" ON "reviews".rowid = "reviews_fts".rowid WHERE "reviews_fts" MATCH ?1 AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > ?3) ORDER BY bm25("reviews_fts") LIMIT ?2"#
+}
+
 // MARK: - PostgreSQL
 
 #if canImport(StrataPostgres)
@@ -527,7 +914,11 @@ extension Store {
                 -- 0001_initial: Store.schema.yml
                 --   create table customers
                 --   create table lines
-                -- strata-postgres-schema: ed953775928673b7
+                --   create table reviews
+                --   create index reviews_expiresAt
+                --   create full-text index reviews_fts
+                --   create the observation triggers (strata_notify)
+                -- strata-postgres-schema: ed8139e8adad3fdc
 
                 CREATE TABLE "customers" (
                   "id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
@@ -548,8 +939,34 @@ extension Store {
                   FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE SET NULL
                 );
 
+                CREATE TABLE "reviews" (
+                  "id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                  "customerId" BIGINT NOT NULL,
+                  "text" TEXT NOT NULL,
+                  "expiresAt" TIMESTAMPTZ,
+                  "strata_search" tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce("text", ''))) STORED,
+                  FOREIGN KEY ("customerId") REFERENCES "customers" ("id") ON DELETE CASCADE
+                );
+
+                CREATE INDEX "reviews_expiresAt" ON "reviews" ("expiresAt");
+
+                CREATE INDEX "reviews_fts" ON "reviews" USING GIN ("strata_search");
+
+                CREATE OR REPLACE FUNCTION strata_notify() RETURNS trigger LANGUAGE plpgsql AS $strata$
+                BEGIN
+                  PERFORM pg_notify('strata_changes', TG_TABLE_NAME);
+                  RETURN NULL;
+                END
+                $strata$;
+
+                CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "customers" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify();
+
+                CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "lines" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify();
+
+                CREATE TRIGGER strata_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "reviews" FOR EACH STATEMENT EXECUTE FUNCTION strata_notify();
+
                 """#,
-            checksum: "3c626c6318d3b200d0a600eb024aaa69cd1309f45da7977b7cd8ea5d04339027"),
+            checksum: "d3621c947e38ef693bf744b81d2a6a236608c7bdf5134d69753d1d155754c7f3"),
     ]
 
     /// Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an
@@ -560,9 +977,31 @@ extension Store {
     /// ```swift
     /// try await Store.migrate(pg)
     /// ```
+    /// Then deletes the expired rows once, with `purgeExpired(_:)`.
     @discardableResult
     public static func migrate(_ pg: PostgresDatabase) async throws -> [Migration] {
-        try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)
+        let applied = try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)
+        try await purgeExpired(pg)
+        return applied
+    }
+
+    /// Deletes the expired rows of `Review` on PostgreSQL: those whose
+    /// `expiresAt` is not after the database's clock (`PostgresDatabase.Configuration.now`), in one
+    /// transaction, and returns how many it deleted (rows that `ON DELETE` actions remove with
+    /// them are not counted). Reads leave expired rows out already; this reclaims their space.
+    /// `migrate(_ pg:)` runs it once.
+    ///
+    /// ```swift
+    /// let purged = try await Store.purgeExpired(pg)
+    /// ```
+    @discardableResult
+    public static func purgeExpired(_ pg: PostgresDatabase) async throws -> Int {
+        try await pg.write { conn in
+            let now = conn.now
+            var purged = 0
+            purged += try await conn.execute(ReviewPostgresDAO.PurgeExpired(now: now))
+            return purged
+        }
     }
 }
 
@@ -709,6 +1148,11 @@ public struct CustomerPostgresDAO: Sendable {
     /// The `Line` records whose `customerId` refers to `record`.
     public func lines(of record: Customer) async throws -> [Line] {
         try await conn.fetchAll(NavigationLines(value: record.id))
+    }
+
+    /// The `Review` records whose `customerId` refers to `record`.
+    public func reviews(of record: Customer) async throws -> [Review] {
+        try await conn.fetchAll(NavigationReviews(value: record.id, now: conn.now))
     }
 
     // Statements
@@ -932,6 +1376,27 @@ public struct CustomerPostgresDAO: Sendable {
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try LinePostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "customerId" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)`
+    struct NavigationReviews: PostgresPreparedStatement {
+        static let name = "strata_c774f10ae0486d086470b693"
+        static let sql = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "customerId" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#
+        typealias Row = Review
+
+        var value: Int
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(value)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
         }
     }
 }
@@ -1167,6 +1632,426 @@ public struct LinePostgresDAO: Sendable {
         func decodeRow(_ row: PostgresRow) throws -> Row {
             try CustomerPostgresDAO.decode(row)
         }
+    }
+}
+
+/// Reads and writes `Review` records in table "reviews" on PostgreSQL: the methods of `ReviewDAO`, `async`.
+///
+/// ```swift
+/// let stored = try await pg.write { conn in try await ReviewPostgresDAO(conn).insert(record) }
+/// ```
+///
+/// - Remark: Generated from Store.schema.yml, table Review.
+public struct ReviewPostgresDAO: Sendable {
+    /// The connection the DAO runs on.
+    public let conn: PostgresDatabase.Connection
+
+    /// A DAO on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.
+    public init(_ conn: PostgresDatabase.Connection) {
+        self.conn = conn
+    }
+
+    /// Reads a record from a row of the table's columns in declaration order, by position.
+    public static func decode(_ row: PostgresRow) throws -> Review {
+        let cells = row.makeRandomAccess()
+        return Review(
+            id: try cells[0].decode(Int.self),
+            customerId: try cells[1].decode(Int.self),
+            text: try cells[2].decode(String.self),
+            expiresAt: try cells[3].decode(Date?.self)
+        )
+    }
+
+    /// Inserts `record` and returns it as stored: when its `id` is 0, PostgreSQL assigns one.
+    @discardableResult
+    public func insert(_ record: Review) async throws -> Review {
+        if record.id == 0 {
+            return try await stored(conn.fetchOne(InsertAssigningKey(record: record)))
+        }
+        return try await stored(conn.fetchOne(Insert(record: record)))
+    }
+
+    /// Inserts `records` in order and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>) async throws -> [Review] {
+        var result: [Review] = []
+        for record in records { result.append(try await insert(record)) }
+        return result
+    }
+
+    /// Inserts `record`, or updates the other columns of the stored row with the same key
+    /// (`ON CONFLICT DO UPDATE`), and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review) async throws -> Review {
+        if record.id == 0 { return try await insert(record) }
+        return try await stored(conn.fetchOne(Upsert(record: record)))
+    }
+
+    /// The row a `RETURNING` statement gave back.
+    private func stored(_ row: Review?) throws -> Review {
+        guard let row else {
+            throw StrataError.decoding("PostgreSQL returned no row for a write of a Review")
+        }
+        return row
+    }
+
+    /// Inserts `record` to expire `duration` from now, by the database's clock
+    /// (`PostgresDatabase.Configuration.now`), and returns it as stored.
+    @discardableResult
+    public func insert(_ record: Review, expiresIn duration: Duration) async throws -> Review {
+        try await insert(record, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts `record` to expire at `date`, and returns it as stored.
+    @discardableResult
+    public func insert(_ record: Review, expiresAt date: Date) async throws -> Review {
+        var record = record
+        record.expiresAt = date
+        return try await insert(record)
+    }
+
+    /// Inserts or updates (`ON CONFLICT DO UPDATE`) `record` to expire `duration` from now, by the database's clock
+    /// (`PostgresDatabase.Configuration.now`), and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review, expiresIn duration: Duration) async throws -> Review {
+        try await upsert(record, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts or updates (`ON CONFLICT DO UPDATE`) `record` to expire at `date`, and returns it as stored.
+    @discardableResult
+    public func upsert(_ record: Review, expiresAt date: Date) async throws -> Review {
+        var record = record
+        record.expiresAt = date
+        return try await upsert(record)
+    }
+
+    /// Inserts `records` in order, each to expire `duration` from now (one time for all of them),
+    /// and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>, expiresIn duration: Duration) async throws -> [Review] {
+        try await insert(records, expiresAt: self.conn.date(in: duration))
+    }
+
+    /// Inserts `records` in order, each to expire at `date`, and returns them as stored.
+    @discardableResult
+    public func insert(_ records: some Sequence<Review>, expiresAt date: Date) async throws -> [Review] {
+        var result: [Review] = []
+        for record in records { result.append(try await insert(record, expiresAt: date)) }
+        return result
+    }
+
+    /// Updates the stored row with `record`'s key; false when there is no such row.
+    @discardableResult
+    public func update(_ record: Review) async throws -> Bool {
+        try await conn.execute(Update(record: record)) > 0
+    }
+
+    /// Deletes the stored row with `record`'s key; false when there was none.
+    @discardableResult
+    public func delete(_ record: Review) async throws -> Bool {
+        try await delete(id: record.id)
+    }
+
+    /// Deletes the row with this key; false when there was none.
+    @discardableResult
+    public func delete(id: Int) async throws -> Bool {
+        try await conn.execute(Delete(id: id)) > 0
+    }
+
+    /// The record with this key, or nil (also when it has expired).
+    public func find(id: Int) async throws -> Review? {
+        try await conn.fetchOne(Find(id: id, now: conn.now))
+    }
+
+    /// Every record of the table that has not expired, in no particular order.
+    public func fetchAll() async throws -> [Review] {
+        try await conn.fetchAll(FetchAll(now: conn.now))
+    }
+
+    /// Named query `byCustomer` on PostgreSQL (see `ReviewDAO.byCustomer`).
+    ///
+    /// - Remark: Generated from Store.schema.yml, table Review, query byCustomer.
+    public func byCustomer(customerId: Int, max: Int) async throws -> [Review] {
+        try await conn.fetchAll(QueryByCustomer(customerId: customerId, max: max, now: conn.now))
+    }
+
+    /// The `Customer` that `customerId` refers to, or nil.
+    public func customer(of record: Review) async throws -> Customer? {
+        try await conn.fetchOne(NavigationCustomer(value: record.customerId))
+    }
+
+    /// The records whose `text` contain every word of `text`, best match first (`ts_rank`,
+    /// ties by key), as `ReviewDAO.search(_:limit:)` finds them on SQLite.
+    ///
+    /// `text` is a bound parameter read by `plainto_tsquery`: every word must match, and nothing
+    /// in it (quotes, `&`, `!`, `:`, `(`, `or`, `-`) is read as query syntax, so user input cannot
+    /// cause an error (a NUL character, which PostgreSQL's text cannot hold, is read as a space).
+    /// Text without words finds nothing.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed.
+    ///   - limit: At most this many records; nil for all.
+    public func search(_ text: String, limit: Int? = nil) async throws -> [Review] {
+        try await conn.fetchAll(Search(text: text.replacingOccurrences(of: "\u{0}", with: " "), limit: limit, now: conn.now))
+    }
+
+    /// Like `search(_:limit:)`, with a snippet of each record: about 12 words of its best-matching
+    /// column around the matches (`ts_headline`), each match between `<b>` and `</b>`.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed; every word is searched for as written.
+    ///   - limit: At most this many results; nil for all.
+    public func searchWithSnippets(_ text: String, limit: Int? = nil) async throws -> [(record: Review, snippet: String)] {
+        try await conn.fetchAll(SearchWithSnippets(text: text.replacingOccurrences(of: "\u{0}", with: " "), limit: limit, now: conn.now))
+    }
+
+    // Statements
+
+    /// `INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES ($1, $2, $3, $4) RETURNING "id", "customerId", "text", "expiresAt"`
+    struct Insert: PostgresPreparedStatement {
+        static let name = "strata_472bf7fdd8a9bb79da117c07"
+        static let sql = #"INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES ($1, $2, $3, $4) RETURNING "id", "customerId", "text", "expiresAt""#
+        typealias Row = Review
+
+        var record: Review
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(record.id)
+            bindings.append(record.customerId)
+            bindings.append(record.text)
+            bindings.append(record.expiresAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `INSERT INTO "reviews" ("customerId", "text", "expiresAt") VALUES ($1, $2, $3) RETURNING "id", "customerId", "text", "expiresAt"`
+    struct InsertAssigningKey: PostgresPreparedStatement {
+        static let name = "strata_05bef6175fa539cfd40474de"
+        static let sql = #"INSERT INTO "reviews" ("customerId", "text", "expiresAt") VALUES ($1, $2, $3) RETURNING "id", "customerId", "text", "expiresAt""#
+        typealias Row = Review
+
+        var record: Review
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(record.customerId)
+            bindings.append(record.text)
+            bindings.append(record.expiresAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES ($1, $2, $3, $4) ON CONFLICT ("id") DO UPDATE SET "customerId" = excluded."customerId", "text" = excluded."text", "expiresAt" = excluded."expiresAt" RETURNING "id", "customerId", "text", "expiresAt"`
+    struct Upsert: PostgresPreparedStatement {
+        static let name = "strata_016e91d97c6e590a3398f05a"
+        static let sql = #"INSERT INTO "reviews" ("id", "customerId", "text", "expiresAt") VALUES ($1, $2, $3, $4) ON CONFLICT ("id") DO UPDATE SET "customerId" = excluded."customerId", "text" = excluded."text", "expiresAt" = excluded."expiresAt" RETURNING "id", "customerId", "text", "expiresAt""#
+        typealias Row = Review
+
+        var record: Review
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(record.id)
+            bindings.append(record.customerId)
+            bindings.append(record.text)
+            bindings.append(record.expiresAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `UPDATE "reviews" SET "customerId" = $1, "text" = $2, "expiresAt" = $3 WHERE "id" = $4`
+    struct Update: PostgresPreparedStatement {
+        static let name = "strata_6dd6c662ee700757ab2d3bbe"
+        static let sql = #"UPDATE "reviews" SET "customerId" = $1, "text" = $2, "expiresAt" = $3 WHERE "id" = $4"#
+        typealias Row = Void
+
+        var record: Review
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(record.customerId)
+            bindings.append(record.text)
+            bindings.append(record.expiresAt)
+            bindings.append(record.id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// `DELETE FROM "reviews" WHERE "id" = $1`
+    struct Delete: PostgresPreparedStatement {
+        static let name = "strata_3e60ea958f48101b3add7a2d"
+        static let sql = #"DELETE FROM "reviews" WHERE "id" = $1"#
+        typealias Row = Void
+
+        var id: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// `SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "id" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)`
+    struct Find: PostgresPreparedStatement {
+        static let name = "strata_a7836472461357ce941c3c7f"
+        static let sql = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE "id" = $1 AND ("expiresAt" IS NULL OR "expiresAt" > $2)"#
+        typealias Row = Review
+
+        var id: Int
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE ("expiresAt" IS NULL OR "expiresAt" > $1)`
+    struct FetchAll: PostgresPreparedStatement {
+        static let name = "strata_538df2309068ead0a7d87b3d"
+        static let sql = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE ("expiresAt" IS NULL OR "expiresAt" > $1)"#
+        typealias Row = Review
+
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE ("customerId" = $1) AND ("expiresAt" IS NULL OR "expiresAt" > $3) ORDER BY "id" LIMIT $2`
+    struct QueryByCustomer: PostgresPreparedStatement {
+        static let name = "strata_25c40376f5b0fb482664b235"
+        static let sql = #"SELECT "id", "customerId", "text", "expiresAt" FROM "reviews" WHERE ("customerId" = $1) AND ("expiresAt" IS NULL OR "expiresAt" > $3) ORDER BY "id" LIMIT $2"#
+        typealias Row = Review
+
+        var customerId: Int
+        var max: Int
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(customerId)
+            bindings.append(max)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "id", "name", "tier", "prefs", "photo", "joined" FROM "customers" WHERE "id" = $1`
+    struct NavigationCustomer: PostgresPreparedStatement {
+        static let name = "strata_70247f778cc977f88fd9b1d2"
+        static let sql = #"SELECT "id", "name", "tier", "prefs", "photo", "joined" FROM "customers" WHERE "id" = $1"#
+        typealias Row = Customer
+
+        var value: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(value)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try CustomerPostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt" FROM "reviews", plainto_tsquery('english'::regconfig, $1) AS "strata_query" WHERE "reviews"."strata_search" @@ "strata_query" AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > $3) ORDER BY ts_rank("reviews"."strata_search", "strata_query") DESC, "reviews"."id" LIMIT $2`
+    struct Search: PostgresPreparedStatement {
+        static let name = "strata_8da621364b6266e22db351be"
+        static let sql = #"SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt" FROM "reviews", plainto_tsquery('english'::regconfig, $1) AS "strata_query" WHERE "reviews"."strata_search" @@ "strata_query" AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > $3) ORDER BY ts_rank("reviews"."strata_search", "strata_query") DESC, "reviews"."id" LIMIT $2"#
+        typealias Row = Review
+
+        var text: String
+        var limit: Int?
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(text)
+            bindings.append(limit)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try ReviewPostgresDAO.decode(row)
+        }
+    }
+
+    /// `SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt", coalesce((SELECT ts_headline('english'::regconfig, "strata_text", "strata_query", 'StartSel="<b>", StopSel="</b>", MaxWords=12, MinWords=6, ShortWord=0') FROM (VALUES (0, "reviews"."text")) AS "strata_columns" ("strata_position", "strata_text") ORDER BY ts_rank(to_tsvector('english'::regconfig, coalesce("strata_text", '')), "strata_query") DESC, "strata_position" LIMIT 1), '') FROM "reviews", plainto_tsquery('english'::regconfig, $1) AS "strata_query" WHERE "reviews"."strata_search" @@ "strata_query" AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > $3) ORDER BY ts_rank("reviews"."strata_search", "strata_query") DESC, "reviews"."id" LIMIT $2`
+    struct SearchWithSnippets: PostgresPreparedStatement {
+        static let name = "strata_78da5f561ae99adbc92b4bf7"
+        static let sql = #"SELECT "reviews"."id", "reviews"."customerId", "reviews"."text", "reviews"."expiresAt", coalesce((SELECT ts_headline('english'::regconfig, "strata_text", "strata_query", 'StartSel="<b>", StopSel="</b>", MaxWords=12, MinWords=6, ShortWord=0') FROM (VALUES (0, "reviews"."text")) AS "strata_columns" ("strata_position", "strata_text") ORDER BY ts_rank(to_tsvector('english'::regconfig, coalesce("strata_text", '')), "strata_query") DESC, "strata_position" LIMIT 1), '') FROM "reviews", plainto_tsquery('english'::regconfig, $1) AS "strata_query" WHERE "reviews"."strata_search" @@ "strata_query" AND ("reviews"."expiresAt" IS NULL OR "reviews"."expiresAt" > $3) ORDER BY ts_rank("reviews"."strata_search", "strata_query") DESC, "reviews"."id" LIMIT $2"#
+        typealias Row = (record: Review, snippet: String)
+
+        var text: String
+        var limit: Int?
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(text)
+            bindings.append(limit)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            (try ReviewPostgresDAO.decode(row), try row.makeRandomAccess()[4].decode(String.self))
+        }
+    }
+
+    /// `DELETE FROM "reviews" WHERE "expiresAt" <= $1`
+    struct PurgeExpired: PostgresPreparedStatement {
+        static let name = "strata_c8136eea43105c8c9170691b"
+        static let sql = #"DELETE FROM "reviews" WHERE "expiresAt" <= $1"#
+        typealias Row = Void
+
+        var now: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(now)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 }
 #endif

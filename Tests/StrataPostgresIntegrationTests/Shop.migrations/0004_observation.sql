@@ -1,0 +1,2 @@
+-- 0004_observation: Shop.schema.yml
+--   nothing on SQLite (the PostgreSQL migration creates the observation triggers)
