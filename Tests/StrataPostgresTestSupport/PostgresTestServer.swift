@@ -362,6 +362,10 @@ public final class PostgresTestServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fd, 1)
         posix_spawn_file_actions_adddup2(&actions, fd, 2)
+        // Nothing else is inherited: `pg_ctl start` leaves a server running, and a server holding
+        // the write end of a pipe that another test's `Process` reads (Foundation's pipes are not
+        // close-on-exec) keeps that read from ever ending: the test run hung at its last test.
+        closeInheritedDescriptors(&actions)
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid: pid_t = 0
@@ -374,6 +378,21 @@ public final class PostgresTestServer: Sendable {
         // WIFEXITED / WEXITSTATUS, which Swift does not import: a signal is reported as 128 + its number.
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// Adds the file actions that close every descriptor from 3 up in the child:
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+; Swift does not import it, so it is
+    /// looked up), or else one `addclose` per descriptor `/proc/self/fd` lists.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+            if closeFrom(&actions, 3) == 0 { return }
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     private static func append(_ lines: [String], to file: URL) throws {
