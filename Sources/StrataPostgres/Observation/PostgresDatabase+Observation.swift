@@ -64,58 +64,39 @@ public struct PostgresValueObservation<Value: Sendable>: AsyncSequence, Sendable
     /// The observed value.
     public typealias Element = Value
 
-    let database: PostgresDatabase
-    let fetch: @Sendable (PostgresDatabase.Connection) async throws -> Value
-    let isEqual: (@Sendable (Value, Value) -> Bool)?
+    let values: ObservedValues<Value>
+
+    init(database: PostgresDatabase, fetch: @escaping @Sendable (PostgresDatabase.Connection) async throws -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        values = ObservedValues(isEqual: isEqual) { continuation in
+            let observer = PostgresValueObserver(database: database, fetch: fetch, continuation: continuation)
+            let task = Task { await observer.run() }
+            return (start: {}, cancel: { task.cancel() })
+        }
+    }
+
+    private init(values: ObservedValues<Value>) {
+        self.values = values
+    }
 
     /// The same observation delivering every fetched value, equal to the previous one or not.
     public func everyValue() -> PostgresValueObservation<Value> {
-        PostgresValueObservation(database: database, fetch: fetch, isEqual: nil)
+        PostgresValueObservation(values: values.everyValue())
     }
 
     /// Starts the observation.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let observer = PostgresValueObserver(database: database, fetch: fetch, continuation: continuation)
-        let task = Task { await observer.run() }
-        continuation.onTermination = { _ in task.cancel() }
-        return Iterator(base: stream.makeAsyncIterator(), token: PostgresObservationToken { task.cancel() }, isEqual: isEqual)
+        Iterator(base: values.makeIterator())
     }
 
     /// Iterates the values.
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Value, any Error>.Iterator
-        let token: PostgresObservationToken
-        let isEqual: (@Sendable (Value, Value) -> Bool)?
-        var last: Value?
-
-        init(base: AsyncThrowingStream<Value, any Error>.Iterator, token: PostgresObservationToken, isEqual: (@Sendable (Value, Value) -> Bool)?) {
-            self.base = base
-            self.token = token
-            self.isEqual = isEqual
-        }
+        var base: ObservedValues<Value>.Iterator
 
         /// The next value: the first one at once, later ones after a commit that changed them.
         public mutating func next() async throws -> Value? {
-            while let value = try await base.next() {
-                if let isEqual, let last, isEqual(last, value) { continue }
-                last = value
-                return value
-            }
-            return nil
+            try await base.next()
         }
     }
-}
-
-/// Ends an observation when the last copy of its iterator goes away.
-final class PostgresObservationToken: Sendable {
-    private let end: @Sendable () -> Void
-
-    init(_ end: @escaping @Sendable () -> Void) {
-        self.end = end
-    }
-
-    deinit { end() }
 }
 
 /// The commits an observer heard and has not looked at yet.
