@@ -161,41 +161,12 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
     }
 }
 
-/// The sequence ``Database/observe(_:)-4rg1g`` returns: the observed value now, then after each
-/// commit that changed what it read. Each iteration runs its own observation.
-///
-/// It is `Sendable`: make it in one task and iterate it in another.
-public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Value
-
-    let values: ObservedValues<Value>
-
+extension ValueObservation {
+    /// The observation of `fetch` on `database`: each iteration runs a ``ValueObserver``.
     init(database: Database, fetch: @escaping @Sendable (Connection) throws -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
-        values = ObservedValues(isEqual: isEqual) { continuation in
+        self.init(isEqual: isEqual) { continuation in
             let observer = ValueObserver(database: database, fetch: fetch, continuation: continuation)
             return (start: observer.start, cancel: { [weak observer] in observer?.cancel() })
-        }
-    }
-
-    private init(values: ObservedValues<Value>) {
-        self.values = values
-    }
-
-    /// The same observation delivering every fetched value, equal to the previous one or not.
-    public func everyValue() -> ValueObservation<Value> {
-        ValueObservation(values: values.everyValue())
-    }
-
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(base: values.makeIterator())
-    }
-
-    /// Iterates the values.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: ObservedValues<Value>.Iterator
-
-        public mutating func next() async throws -> Value? {
-            try await base.next()
         }
     }
 }

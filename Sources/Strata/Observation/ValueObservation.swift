@@ -1,21 +1,25 @@
-/// The `AsyncSequence` plumbing of an observed read, one for both databases: SQLite's
-/// ``ValueObservation`` and StrataPostgres's `PostgresValueObservation` are thin public wrappers
-/// around it.
+/// The sequence ``Database/observe(_:)-4rg1g`` returns: the observed value now, then after each
+/// commit that changed what it read. Each iteration runs its own observation.
 ///
-/// What differs between the databases — how the fetch runs, which tables it read, how commits
-/// are heard — is the observer that `begin` makes; it yields each fetched value into the
-/// continuation it is given and finishes it (with the error, if any) when it ends on its own.
-/// What is the same is here: one buffered value (a consumer that is busy gets the latest),
-/// a value equal to the one delivered before skipped when the sequence has an `isEqual`
-/// (``everyValue()`` drops it), and the observation cancelled when the stream terminates or
-/// the last copy of its iterator goes away.
-package struct ObservedValues<Value: Sendable>: Sendable {
-    /// One observation's two steps: `start` runs once, after the stream's termination handler
-    /// is in place (so an observer that finishes at once is still cancelled); `cancel` ends the
+/// StrataPostgres's `PostgresDatabase.observe(_:)` returns the same type (as
+/// `PostgresValueObservation`): what differs between the databases — how the fetch runs, which
+/// tables it read, how commits are heard — is the observer each iteration starts; what this type
+/// does is the same for both: the consumer gets the latest value when it was busy, a value
+/// equal to the one delivered before is skipped (for an `Equatable` value; see
+/// ``everyValue()``), and the observation ends when the loop is left or its task cancelled.
+///
+/// It is `Sendable`: make it in one task and iterate it in another.
+public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
+    /// The observed value.
+    public typealias Element = Value
+
+    /// One iteration's observer: `start` runs once, after the stream's termination handler is
+    /// in place (so an observer that finishes at once is still cancelled); `cancel` ends the
     /// observation and may be called any number of times, from any thread.
     package typealias Observer = (start: () -> Void, cancel: @Sendable () -> Void)
 
-    /// Makes the observer of one iteration, yielding into the given continuation.
+    /// Makes the observer of one iteration. It yields each fetched value into the continuation
+    /// and finishes it (with the error, if any) when the observation ends on its own.
     private let begin: @Sendable (AsyncThrowingStream<Value, any Error>.Continuation) -> Observer
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
 
@@ -29,13 +33,13 @@ package struct ObservedValues<Value: Sendable>: Sendable {
         self.isEqual = isEqual
     }
 
-    /// The same sequence delivering every fetched value, equal to the previous one or not.
-    package func everyValue() -> ObservedValues<Value> {
-        ObservedValues(isEqual: nil, begin: begin)
+    /// The same observation delivering every fetched value, equal to the previous one or not.
+    public func everyValue() -> ValueObservation<Value> {
+        ValueObservation(isEqual: nil, begin: begin)
     }
 
-    /// Starts one observation and returns its iterator.
-    package func makeIterator() -> Iterator {
+    /// Starts the observation.
+    public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let observer = begin(continuation)
         let cancel = observer.cancel
@@ -44,8 +48,8 @@ package struct ObservedValues<Value: Sendable>: Sendable {
         return Iterator(base: stream.makeAsyncIterator(), token: ObservationToken(cancel), isEqual: isEqual)
     }
 
-    /// Iterates the values of one observation, skipping repeats when the sequence has an `isEqual`.
-    package struct Iterator {
+    /// Iterates the values.
+    public struct Iterator: AsyncIteratorProtocol {
         private var base: AsyncThrowingStream<Value, any Error>.Iterator
         private let token: ObservationToken
         private let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -57,9 +61,8 @@ package struct ObservedValues<Value: Sendable>: Sendable {
             self.isEqual = isEqual
         }
 
-        /// The next value that differs from the one delivered before (any next value without
-        /// `isEqual`); nil when the observation ended.
-        package mutating func next() async throws -> Value? {
+        /// The next value: the first one at once, later ones after a commit that changed them.
+        public mutating func next() async throws -> Value? {
             while let value = try await base.next() {
                 if let isEqual, let last, isEqual(last, value) { continue }
                 last = value
