@@ -134,19 +134,6 @@ public struct DatabaseChange: Sendable, Hashable {
     }
 }
 
-/// Ends an observation when the last copy of its sequence or iterator goes away.
-final class ObservationToken: Sendable {
-    private let end: @Sendable () -> Void
-
-    init(_ end: @escaping @Sendable () -> Void) {
-        self.end = end
-    }
-
-    func cancel() { end() }
-
-    deinit { end() }
-}
-
 /// The sequence ``Database/changes(to:)`` returns: each ``DatabaseChange`` of each committed
 /// transaction, in commit order. Iterate it once.
 public struct DatabaseChanges: AsyncSequence, Sendable {
@@ -174,50 +161,12 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
     }
 }
 
-/// The sequence ``Database/observe(_:)-4rg1g`` returns: the observed value now, then after each
-/// commit that changed what it read. Each iteration runs its own observation.
-///
-/// It is `Sendable`: make it in one task and iterate it in another.
-public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Value
-
-    let database: Database
-    let fetch: @Sendable (Connection) throws -> Value
-    let isEqual: (@Sendable (Value, Value) -> Bool)?
-
-    /// The same observation delivering every fetched value, equal to the previous one or not.
-    public func everyValue() -> ValueObservation<Value> {
-        ValueObservation(database: database, fetch: fetch, isEqual: nil)
-    }
-
-    public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let observer = ValueObserver(database: database, fetch: fetch, continuation: continuation)
-        continuation.onTermination = { [weak observer] _ in observer?.cancel() }
-        observer.start()
-        return Iterator(base: stream.makeAsyncIterator(), token: ObservationToken { [weak observer] in observer?.cancel() }, isEqual: isEqual)
-    }
-
-    /// Iterates the values.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Value, Error>.Iterator
-        let token: ObservationToken
-        let isEqual: (@Sendable (Value, Value) -> Bool)?
-        var last: Value?
-
-        init(base: AsyncThrowingStream<Value, Error>.Iterator, token: ObservationToken, isEqual: (@Sendable (Value, Value) -> Bool)?) {
-            self.base = base
-            self.token = token
-            self.isEqual = isEqual
-        }
-
-        public mutating func next() async throws -> Value? {
-            while let value = try await base.next() {
-                if let isEqual, let last, isEqual(last, value) { continue }
-                last = value
-                return value
-            }
-            return nil
+extension ValueObservation {
+    /// The observation of `fetch` on `database`: each iteration runs a ``ValueObserver``.
+    init(database: Database, fetch: @escaping @Sendable (Connection) throws -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        self.init(isEqual: isEqual) { continuation in
+            let observer = ValueObserver(database: database, fetch: fetch, continuation: continuation)
+            return (start: observer.start, cancel: { [weak observer] in observer?.cancel() })
         }
     }
 }

@@ -39,21 +39,19 @@ extension Statement {
     /// The table a result column is read from (`sqlite3_column_table_name`), or nil for an
     /// expression.
     package func columnTableName(at index: Int32) -> String? {
-        #if SQLCipher && !SystemSQLite
-        ColumnMetadata.tableName?(handle, index).map { String(cString: $0) }
-        #else
-        sqlite3_column_table_name(handle, index).map { String(cString: $0) }
-        #endif
+        columnMetadata(ColumnMetadata.tableName, at: index)
     }
 
     /// The table column a result column is read from (`sqlite3_column_origin_name`), or nil
     /// for an expression.
     package func columnOriginName(at index: Int32) -> String? {
-        #if SQLCipher && !SystemSQLite
-        ColumnMetadata.originName?(handle, index).map { String(cString: $0) }
-        #else
-        sqlite3_column_origin_name(handle, index).map { String(cString: $0) }
-        #endif
+        columnMetadata(ColumnMetadata.originName, at: index)
+    }
+
+    /// What the column-origin `function` says of result column `index`; nil when it says nothing
+    /// or the SQLite has no such function.
+    private func columnMetadata(_ function: ColumnMetadata.Function?, at index: Int32) -> String? {
+        function?(handle, index).map { String(cString: $0) }
     }
 
     /// The statement itself, after checking that result column `index` is not NULL; throws a
@@ -93,13 +91,14 @@ public enum SQLPlaceholders {
     }
 }
 
-#if SQLCipher && !SystemSQLite
-/// SQLCipher may be built without `SQLITE_ENABLE_COLUMN_METADATA`; its column-origin functions
-/// are looked up when first used, and their answers are nil when they are missing (typed-query
-/// analysis then types result columns from their expressions alone).
+/// SQLite's column-origin functions (`sqlite3_column_table_name`, `sqlite3_column_origin_name`).
+/// SQLCipher may be built without `SQLITE_ENABLE_COLUMN_METADATA`: with it they are looked up
+/// when first used, and are nil when missing (typed-query analysis then types result columns
+/// from their expressions alone).
 enum ColumnMetadata {
     typealias Function = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
 
+    #if SQLCipher && !SystemSQLite
     static let tableName = lookUp("sqlite3_column_table_name")
     static let originName = lookUp("sqlite3_column_origin_name")
 
@@ -107,5 +106,8 @@ enum ColumnMetadata {
         guard let program = dlopen(nil, RTLD_NOW), let address = dlsym(program, symbol) else { return nil }
         return unsafeBitCast(address, to: Function.self)
     }
+    #else
+    static let tableName: Function? = sqlite3_column_table_name
+    static let originName: Function? = sqlite3_column_origin_name
+    #endif
 }
-#endif

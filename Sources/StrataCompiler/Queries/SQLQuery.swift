@@ -14,20 +14,11 @@ package struct SQLQuery: Hashable, Sendable {
         /// The element type.
         package var type: ColumnType
         /// `int?`: nil may be passed.
-        package var isOptional: Bool
+        package var isOptional = false
         /// `"[int]"`: an array, only allowed as `IN (:name)`.
-        package var isList: Bool
+        package var isList = false
         /// Where the entry's key is written.
         package var location: SourceLocation?
-
-        /// Creates a parameter type.
-        package init(name: String, type: ColumnType, isOptional: Bool = false, isList: Bool = false, location: SourceLocation? = nil) {
-            self.name = name
-            self.type = type
-            self.isOptional = isOptional
-            self.isList = isList
-            self.location = location
-        }
     }
 
     /// A `columns:` entry: the Swift type of a result column, overriding inference.
@@ -37,17 +28,9 @@ package struct SQLQuery: Hashable, Sendable {
         /// The type.
         package var type: ColumnType
         /// `double?`: the column may be NULL.
-        package var isOptional: Bool
+        package var isOptional = false
         /// Where the entry's key is written.
         package var location: SourceLocation?
-
-        /// Creates a column type override.
-        package init(name: String, type: ColumnType, isOptional: Bool = false, location: SourceLocation? = nil) {
-            self.name = name
-            self.type = type
-            self.isOptional = isOptional
-            self.location = location
-        }
     }
 
     /// The method name (the key under `queries:`).

@@ -11,16 +11,9 @@ package struct TypedQuery: Hashable, Sendable {
         /// (`Book` for `Book.Format`).
         package var enumOwner: String?
         /// Whether the value may be NULL.
-        package var isOptional: Bool
+        package var isOptional = false
         /// For a date read from or compared with a `dateFormat:` column: that format.
         package var dateFormat: DateStorage?
-
-        /// Creates a value type.
-        package init(type: ColumnType, enumOwner: String? = nil, isOptional: Bool = false) {
-            self.type = type
-            self.enumOwner = enumOwner
-            self.isOptional = isOptional
-        }
     }
 
     /// One result column.

@@ -28,7 +28,7 @@ extension PostgresDatabase {
     /// - Commits to other tables and rolled-back transactions cause no fetch. Several commits
     ///   while a fetch runs, or while the consumer is busy, fold into one fresh value.
     /// - A value equal to the previous one is not delivered again (for an `Equatable` value;
-    ///   see ``PostgresValueObservation/everyValue()``).
+    ///   see `ValueObservation.everyValue()`).
     /// - When the `LISTEN` connection is lost (a restart, a failover), it is opened again, on
     ///   whichever host now accepts writes, and every observation fetches once: notifications
     ///   sent meanwhile are lost. A fetch that fails because its connection was lost is tried
@@ -45,7 +45,7 @@ extension PostgresDatabase {
     }
 
     /// Observes a read whose value is `Equatable`: as the other `observe(_:)`, and a value equal
-    /// to the one delivered before is skipped. Use ``PostgresValueObservation/everyValue()`` to get each.
+    /// to the one delivered before is skipped. Use `ValueObservation.everyValue()` to get each.
     public func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (Connection) async throws -> Value
     ) -> PostgresValueObservation<Value> {
@@ -58,64 +58,20 @@ extension PostgresDatabase {
     }
 }
 
-/// The sequence `PostgresDatabase.observe(_:)` returns: the observed value now, then
-/// after each commit that changed what it read. Each iteration runs its own observation.
-public struct PostgresValueObservation<Value: Sendable>: AsyncSequence, Sendable {
-    /// The observed value.
-    public typealias Element = Value
+/// The sequence `PostgresDatabase.observe(_:)` returns: the observed value now, then after each
+/// commit that changed what it read. Each iteration runs its own observation. It is Strata's
+/// `ValueObservation`, whose iterations here run a PostgreSQL observer.
+public typealias PostgresValueObservation<Value: Sendable> = ValueObservation<Value>
 
-    let database: PostgresDatabase
-    let fetch: @Sendable (PostgresDatabase.Connection) async throws -> Value
-    let isEqual: (@Sendable (Value, Value) -> Bool)?
-
-    /// The same observation delivering every fetched value, equal to the previous one or not.
-    public func everyValue() -> PostgresValueObservation<Value> {
-        PostgresValueObservation(database: database, fetch: fetch, isEqual: nil)
-    }
-
-    /// Starts the observation.
-    public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let observer = PostgresValueObserver(database: database, fetch: fetch, continuation: continuation)
-        let task = Task { await observer.run() }
-        continuation.onTermination = { _ in task.cancel() }
-        return Iterator(base: stream.makeAsyncIterator(), token: PostgresObservationToken { task.cancel() }, isEqual: isEqual)
-    }
-
-    /// Iterates the values.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Value, any Error>.Iterator
-        let token: PostgresObservationToken
-        let isEqual: (@Sendable (Value, Value) -> Bool)?
-        var last: Value?
-
-        init(base: AsyncThrowingStream<Value, any Error>.Iterator, token: PostgresObservationToken, isEqual: (@Sendable (Value, Value) -> Bool)?) {
-            self.base = base
-            self.token = token
-            self.isEqual = isEqual
-        }
-
-        /// The next value: the first one at once, later ones after a commit that changed them.
-        public mutating func next() async throws -> Value? {
-            while let value = try await base.next() {
-                if let isEqual, let last, isEqual(last, value) { continue }
-                last = value
-                return value
-            }
-            return nil
+extension ValueObservation {
+    /// The observation of `fetch` on `database`: each iteration runs a `PostgresValueObserver`.
+    init(database: PostgresDatabase, fetch: @escaping @Sendable (PostgresDatabase.Connection) async throws -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+        self.init(isEqual: isEqual) { continuation in
+            let observer = PostgresValueObserver(database: database, fetch: fetch, continuation: continuation)
+            let task = Task { await observer.run() }
+            return (start: {}, cancel: { task.cancel() })
         }
     }
-}
-
-/// Ends an observation when the last copy of its iterator goes away.
-final class PostgresObservationToken: Sendable {
-    private let end: @Sendable () -> Void
-
-    init(_ end: @escaping @Sendable () -> Void) {
-        self.end = end
-    }
-
-    deinit { end() }
 }
 
 /// The commits an observer heard and has not looked at yet.

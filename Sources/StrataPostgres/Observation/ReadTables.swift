@@ -31,95 +31,15 @@ final class StatementRecorder: @unchecked Sendable {
 /// PostgreSQL 16's `GENERIC_PLAN`), no planning per fetch, and cannot miss a table the planner
 /// proved empty or pruned.
 enum ReadTables {
-    /// The identifiers of `sql`, outside string literals and comments.
+    /// The identifiers of `sql`, outside string literals and comments (the names of its
+    /// ``PostgresToken/Kind/identifier`` and ``PostgresToken/Kind/quotedIdentifier`` tokens).
     static func identifiers(in sql: String) -> Set<String> {
-        let chars = Array(sql.unicodeScalars)
+        var tokens = PostgresTokenizer(sql)
         var names = Set<String>()
-        var i = 0
-        func at(_ index: Int) -> Unicode.Scalar? { index < chars.count ? chars[index] : nil }
-        func isStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
-        func isPart(_ c: Unicode.Scalar) -> Bool { isStart(c) || c == "$" || ("0"..."9").contains(c) }
-        while i < chars.count {
-            let c = chars[i]
-            if c == "-", at(i + 1) == "-" {
-                while i < chars.count, chars[i] != "\n" { i += 1 }
-            } else if c == "/", at(i + 1) == "*" {
-                var depth = 1
-                i += 2
-                while i < chars.count, depth > 0 {
-                    if chars[i] == "/", at(i + 1) == "*" {
-                        depth += 1
-                        i += 2
-                    } else if chars[i] == "*", at(i + 1) == "/" {
-                        depth -= 1
-                        i += 2
-                    } else {
-                        i += 1
-                    }
-                }
-            } else if c == "'" {
-                // A string: '' is a quote inside it; E'…' strings also escape with a backslash.
-                let escapes = i > 0 && (chars[i - 1] == "E" || chars[i - 1] == "e")
-                i += 1
-                while i < chars.count {
-                    if escapes, chars[i] == "\\" {
-                        i += 2
-                    } else if chars[i] == "'" {
-                        if at(i + 1) == "'" { i += 2 } else { break }
-                    } else {
-                        i += 1
-                    }
-                }
-                i += 1
-            } else if c == "\"" {
-                var name = String.UnicodeScalarView()
-                i += 1
-                while i < chars.count {
-                    if chars[i] == "\"" {
-                        if at(i + 1) == "\"" {
-                            name.append("\"")
-                            i += 2
-                        } else {
-                            break
-                        }
-                    } else {
-                        name.append(chars[i])
-                        i += 1
-                    }
-                }
-                i += 1
-                names.insert(String(name))
-            } else if c == "$", let end = dollarQuoteEnd(chars, from: i) {
-                i = end
-            } else if isStart(c) {
-                var name = String.UnicodeScalarView()
-                while i < chars.count, isPart(chars[i]) {
-                    name.append(chars[i])
-                    i += 1
-                }
-                names.insert(String(name).lowercased())
-            } else {
-                i += 1
-            }
+        while let token = tokens.next() {
+            if let name = tokens.name(of: token) { names.insert(name) }
         }
         return names
-    }
-
-    /// When a dollar-quoted string (`$$…$$`, `$tag$…$tag$`) starts at `start`, the index after it.
-    private static func dollarQuoteEnd(_ chars: [Unicode.Scalar], from start: Int) -> Int? {
-        var j = start + 1
-        while j < chars.count, chars[j] != "$" {
-            guard chars[j] == "_" || chars[j].properties.isAlphabetic || (j > start + 1 && ("0"..."9").contains(chars[j])) else { return nil }
-            j += 1
-        }
-        guard j < chars.count else { return nil }
-        let tag = Array(chars[start...j])
-        var k = j + 1
-        while k + tag.count <= chars.count {
-            if Array(chars[k..<(k + tag.count)]) == tag { return k + tag.count }
-            k += 1
-        }
-        return chars.count
     }
 
     /// The tables behind those of `names` that are views (recursively), on `conn`.
