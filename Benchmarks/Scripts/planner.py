@@ -85,7 +85,7 @@ for n in sizes:
     if sql.count("CREATE TABLE") != 1 or "ADD COLUMN" not in sql:
         sys.exit(f"planner.py: the second migration of {n} tables is not the change:\n{sql[:2000]}")
     for case, (wall, cpu, rss) in (("first", first), ("change", change)):
-        document["results"].append({"tables": n, "case": case, "wall": wall, "cpu": cpu, "peak_mb": rss})
+        document["results"].append({"tool": tool, "tables": n, "case": case, "wall": wall, "cpu": cpu, "peak_mb": rss})
         print(f"migration new, {n} tables, {case}: {cpu:.2f} s CPU ({cpu / n * 1000:.3f} ms a table), {wall:.2f} s wall, {rss:.0f} MB",
               file=sys.stderr)
     shutil.rmtree(dir, ignore_errors=True)
