@@ -6,12 +6,16 @@ import Strata
 /// The runtime's ``Migrator`` executes every `CREATE TABLE` and `CREATE INDEX`; SQLite 3.40
 /// re-reads the whole `sqlite_master` and walks every table's foreign keys for each one, so
 /// replaying a first migration of n tables costs n² (25 s of CPU at 10,000 tables). This replay
-/// does what validation does (``SQLiteChecker/load(_:recording:)``): each `CREATE TABLE` and
-/// the `CREATE INDEX` statements that follow it on that table are executed alone in a scratch
-/// database (SQLite checks them there as it would in the full one, at a constant cost) and
-/// what SQLite stored for them is entered into the replayed database's `sqlite_master` at
-/// once (``SQLiteChecker/enter(_:into:)``), in the order the migrations create them. Every
-/// other statement is executed, in order, after the tables created before it are entered.
+/// does what validation does (``SQLiteChecker/load(_:recording:)``): each `CREATE TABLE`, and
+/// each `CREATE INDEX` on a table created so (a first migration creates every table, then
+/// every index), is executed alone in a scratch database, the index with its table (SQLite
+/// checks them there as it would in the full one, at a constant cost), and what SQLite stored
+/// for them is entered into the replayed database's `sqlite_master` at once
+/// (``SQLiteChecker/enter(_:into:indexCounts:)``), in the order the migrations create them.
+/// Every other statement is executed, in order, after the tables created before it are
+/// entered. SQLite's own entries (`sqlite_sequence`, the automatic indexes of UNIQUE and
+/// PRIMARY KEY constraints) may sit elsewhere in `sqlite_master` than the Migrator's replay
+/// puts them; introspection does not read them.
 ///
 /// An entered table has no b-tree: statements prepare against it and introspection describes
 /// it, but reading or writing its rows fails (and its indexes sit on made-up root pages).
