@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Runs every benchmark of docs/Benchmarks.md once and writes its tables to results/report.md
-# (40 minutes or more on 2 cores after the first build, which takes 5–10 more). Results go to
-# Benchmarks/results/ (ignored by git); every figure of the report comes from this one run.
-#   Benchmarks/run.sh            everything
-#   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness)
-#   Benchmarks/run.sh --skip-probe  everything but the plugin probe (which builds two packages)
+# Runs every benchmark of docs/Benchmarks.md once and writes its tables to results/report.md,
+# and (full run) into docs/Benchmarks.md between its marker lines (Scripts/write_docs.py), so
+# the page's Results section is this one run: regenerating the page is this one command. About
+# an hour on an idle 2-core machine after the first builds (which take 20–40 minutes more:
+# the Benchmarks package, the Observation package, the strata tool in release and debug).
+# Results go to Benchmarks/results/ (ignored by git); every figure of the report comes from this one run.
+#   Benchmarks/run.sh            everything; rewrites the Results section of docs/Benchmarks.md
+#   Benchmarks/run.sh --runtime  only the runtime workloads (the ordo-one/benchmark harness); the page is not written
+#   Benchmarks/run.sh --skip-probe  everything but the build cost and plugin probe (which build packages)
 #   Benchmarks/run.sh --quick    everything at tiny sizes, debug builds, BenchOne instead of the
 #                                harness, no plugin probe, no build cost, callgrind on every
-#                                workload: a check that the whole pipeline works (CI runs it), not figures
+#                                workload, the planner at 20 and 60 tables: a check that the whole
+#                                pipeline works (CI runs it), not figures; the page is not written
 #   Benchmarks/run.sh --build-cost [REF]  only the first hour's build cost (Scripts/build_cost.sh:
 #                                the README's first command and a user package's builds in a fresh
 #                                clone at REF, default HEAD, and the plugin probe); writes
@@ -17,6 +21,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+command_line="Benchmarks/run.sh${*:+ $*}"
+started=$(date +%s)
 quick=0
 runtime_only=0
 probe=1
@@ -100,6 +106,8 @@ rm -f "$out"/*.json "$out"/*.md "$out"/*.txt
     echo "swift:   $(swift --version 2>/dev/null | head -1)"
     echo "sqlite:  $(pkg-config --modversion sqlite3 2>/dev/null || echo unknown) (system libsqlite3)"
     echo "kernel:  $(uname -sr)"
+    echo "command: $command_line"
+    echo "commit:  $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- .. ':!results' 2>/dev/null || echo ' with uncommitted changes')"
     echo "load before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
@@ -164,6 +172,14 @@ if [ "$runtime_only" = 0 ]; then
         done
         echo "$n tables: $(wc -l < "$dir/Big.schema.yml") lines of YAML, $(wc -l < "$dir/Big.swift") lines of Swift" >> "$out/generate-sizes.txt"
     done
+    # 3b. The planner: `strata migration new` at 1,000, 5,000 and 10,000 tables, a first
+    #     migration and a change after it (Scripts/planner.py; CPU of the tool's process).
+    echo "== planner" >&2
+    if [ "$quick" = 1 ]; then
+        python3 Scripts/planner.py "$out/planner.json" "$debug_tool" "$out" 20 60
+    else
+        python3 Scripts/planner.py "$out/planner.json" "$release_tool" "$out" 1000 5000 10000
+    fi
     # 4. The first hour's build cost in a fresh clone at HEAD (the README's first command, a user
     #    package's cold build) and what the plugin adds to a no-change build (the plugin probe,
     #    on that clone): minutes, so not in quick mode.
@@ -197,8 +213,20 @@ if [ "$runtime_only" = 0 ]; then
             Scripts/typed_query.sh 10 > "$out/typed-query.txt"
         fi
     fi
+    # 7. What observers cost a write: a 50,000-row insert with 0, 1 and 100 observers,
+    #    instructions under callgrind, Strata and GRDB (Observation/callgrind.sh, its own
+    #    package and release build). Not in quick mode: the numbers need the release build.
+    if [ "$quick" = 0 ] && command -v valgrind > /dev/null; then
+        echo "== observation" >&2
+        Observation/callgrind.sh --grdb --out "$PWD/$out/observation-callgrind" > "$out/observation.md"
+    fi
     echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 fi
+echo "duration: $(( ($(date +%s) - started + 30) / 60 )) minutes" >> "$out/machine.txt"
 
 python3 Scripts/report.py "$out" > "$out/report.md"
 cat "$out/report.md"
+# A full run is the page's Results section.
+if [ "$quick" = 0 ] && [ "$runtime_only" = 0 ]; then
+    python3 Scripts/write_docs.py "$out/report.md" ../docs/Benchmarks.md
+fi

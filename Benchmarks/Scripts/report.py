@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Prints the tables of docs/Benchmarks.md from one run's results folder (see run.sh):
 benchmark.md (the harness's markdown output), cursor.txt (BenchOne lines), generate.json and
-plugin.json (Scripts/timeit.py), generate-sizes.txt, callgrind.md and machine.txt. Exits
-non-zero when the harness's results are missing or incomplete, so CI notices."""
+plugin.json (Scripts/timeit.py), generate-sizes.txt, planner.json (Scripts/planner.py),
+callgrind.md, typed-query.txt, observation.md (Observation/callgrind.sh) and machine.txt. It
+starts with a header naming the run (its date, commit, mode and load averages), so the page it
+becomes (docs/Benchmarks.md, between its markers: Scripts/write_docs.py) says where every figure
+comes from. Exits non-zero when the harness's results are missing or incomplete, so CI notices."""
 import json
 import os
 import re
@@ -148,6 +151,20 @@ def title(workload):
     return TITLES[workload] + count
 
 
+machine_lines = {}
+machine_path = os.path.join(folder, "machine.txt")
+if os.path.exists(machine_path):
+    for line in open(machine_path, encoding="utf-8"):
+        key, _, value = line.partition(":")
+        machine_lines[key.strip()] = value.strip()
+loads = [f"{key} {value}" for key, value in machine_lines.items() if key.startswith("load")]
+print(f"**This run:** `{machine_lines.get('command', 'Benchmarks/run.sh')}`, {machine_lines.get('date', 'date unknown')}"
+      f" (commit {machine_lines.get('commit', 'unknown')}), {machine_lines.get('mode', 'mode unknown')}, "
+      f"{machine_lines.get('nproc', '?')} cores ({machine_lines.get('cpu', 'cpu unknown')})"
+      + (f", {machine_lines['duration']}" if "duration" in machine_lines else "") + ".")
+if loads:
+    print("Load average (1, 5, 15 min): " + "; ".join(loads) + ".")
+print()
 print("### Runtime: fastest (p0) and median (p50) iteration, ms\n")
 print("| workload | " + " | ".join(f"{NAMES[i]} p0 / p50" for i in IMPLS) + " |")
 print("|:--|" + "--:|" * len(IMPLS))
@@ -223,6 +240,32 @@ if os.path.exists(generate):
     generate_sizes = os.path.join(folder, "generate-sizes.txt")
     if os.path.exists(generate_sizes):
         print("\n" + "\n".join(f"- {line.strip()}" for line in open(generate_sizes) if line.strip()))
+
+planner = os.path.join(folder, "planner.json")
+if os.path.exists(planner):
+    runs = json.load(open(planner))["results"]
+    kind = "debug" if any("/debug/" in r.get("tool", "") for r in runs) else "release"
+    print(f"\n### The planner (`strata migration new`, {kind} tool; Scripts/planner.py)\n")
+    print("CPU is user + system of the tool's process. *First*: the first migration (every table created); "
+          "*change*: a second migration after it (a column added to one table, one table added), "
+          "which replays the first.\n")
+    print("| tables | first: CPU | per table | change: CPU | per table | wall, first / change | peak memory |")
+    print("|--:|--:|--:|--:|--:|--:|--:|")
+    by_size = {}
+    for r in runs:
+        by_size.setdefault(r["tables"], {})[r["case"]] = r
+    for n in sorted(by_size):
+        first, change = by_size[n].get("first"), by_size[n].get("change")
+        if not first or not change:
+            sys.exit(f"report.py: {planner} lacks a case for {n} tables")
+        print(f"| {n:,} | {first['cpu']:.2f} s | {first['cpu'] / n * 1000:.3f} ms | {change['cpu']:.2f} s | "
+              f"{change['cpu'] / n * 1000:.3f} ms | {first['wall']:.2f} / {change['wall']:.2f} s | "
+              f"{max(first['peak_mb'], change['peak_mb']):.0f} MB |")
+
+observation = os.path.join(folder, "observation.md")
+if os.path.exists(observation):
+    print("\n### Observation: what observers cost a 50,000-row insert (Observation/callgrind.sh --grdb)\n")
+    print(open(observation).read().strip())
 
 build_cost = os.path.join(folder, "build-cost.json")
 if os.path.exists(build_cost) and not plugin_only:

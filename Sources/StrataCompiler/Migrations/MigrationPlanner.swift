@@ -41,23 +41,42 @@ package enum MigrationPlanner {
         schema: Schema, migrations: [Migration], options: Options = Options(), catalog: ValidatedDatabase = ValidatedDatabase()
     ) throws -> MigrationPlan {
         let history = renameHistory(migrations)
-        // The check of the plan enters the new tables and their indexes in bulk (linear in
-        // the schema's size); should SQLite refuse that, the replayed database is unusable,
-        // so it is replayed again and the plan checked by executing every statement.
+        // The migrations are replayed in bulk (``BulkReplay``: linear in the tables they
+        // create) and the check of the plan enters the new tables and their indexes in bulk
+        // (linear in the schema's size). Should either refuse, or the check fail on that
+        // database, the migrations are replayed again by the runtime's Migrator and the plan
+        // checked by executing every statement: what that gives is the answer.
+        func executingEveryStatement(enterNewTablesInBulk: Bool) throws -> MigrationPlan {
+            let db = try MigrationReplay.replay(migrations)
+            return try db.writeWithoutTransaction { conn in
+                try plan(
+                    schema: schema, current: conn, options: options, history: history, catalog: catalog,
+                    enterNewTablesInBulk: enterNewTablesInBulk)
+            }
+        }
+        if let replay = try? BulkReplay.replay(migrations) {
+            do {
+                return try replay.db.writeWithoutTransaction { conn in
+                    try plan(
+                        schema: schema, current: conn, options: options, history: history, catalog: catalog, enterNewTablesInBulk: true,
+                        replay: replay)
+                }
+            } catch let error as MigrationPlanningError {
+                throw error  // the schema's problems, found before anything is executed
+            } catch {
+                return try executingEveryStatement(enterNewTablesInBulk: false)
+            }
+        }
         do {
-            let db = try MigrationReplay.replay(migrations)
-            return try db.writeWithoutTransaction { conn in
-                try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog, enterNewTablesInBulk: true)
-            }
+            return try executingEveryStatement(enterNewTablesInBulk: true)
         } catch is BulkEntryRefused {
-            let db = try MigrationReplay.replay(migrations)
-            return try db.writeWithoutTransaction { conn in
-                try plan(schema: schema, current: conn, options: options, history: history, catalog: catalog, enterNewTablesInBulk: false)
-            }
+            return try executingEveryStatement(enterNewTablesInBulk: false)
         }
     }
 
-    /// SQLite refused the bulk entry of the new tables (``SQLiteChecker/enter(_:into:)``).
+    /// SQLite refused the bulk entry of the new tables (``SQLiteChecker/enter(_:into:)``), or
+    /// the check of the plan failed on a database built in bulk: the plan is made again on
+    /// the Migrator's replay, every statement executed.
     struct BulkEntryRefused: Error {}
 
     /// The migration from the database open on `conn` to `schema`. `conn` is a scratch
@@ -70,16 +89,17 @@ package enum MigrationPlanner {
     /// The renames still to do, in order, as statements (with their summary lines), for the
     /// database on `conn`. `history` holds the renames each existing migration performed.
     static func renameStatements(
-        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil
     ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
-        let steps = try renameSteps(schema: schema, declared: declared, conn: conn, history: history)
+        let steps = try renameSteps(schema: schema, declared: declared, conn: conn, history: history, replay: replay)
         return (steps.statements, steps.pending.map(\.summary), steps.refusals, steps.after)
     }
 
     /// The renames still to do (typed, with their statements), the hints refused, and the
-    /// structure after the renames; the statements are applied to the database on `conn`.
+    /// structure after the renames; the statements are applied to the database on `conn`
+    /// (through `replay` when it built that database).
     static func renameSteps(
-        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil
     ) throws -> (statements: [String], pending: [PendingRename], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
         var statements: [String] = []
         var changes: [PendingRename] = []
@@ -100,7 +120,10 @@ package enum MigrationPlanner {
         for move in orderedMoves(pendingTables, direct: false, temporary: { freshName("strata_rename", avoiding: &taken) }) {
             statements.append("ALTER TABLE \(q(move.from)) RENAME TO \(q(move.to))")
         }
-        try statements.forEach { try conn.execute(sql: $0) }
+        func execute(_ sql: String) throws {
+            if let replay { try replay.execute(sql, on: conn) } else { try conn.execute(sql: sql) }
+        }
+        try statements.forEach(execute)
         let renamed = statements.isEmpty ? before : try SchemaIntrospector.introspect(conn)
         let columnStart = statements.count
         for table in schema.tables {
@@ -123,7 +146,7 @@ package enum MigrationPlanner {
                 statements.append("ALTER TABLE \(q(old.name)) RENAME COLUMN \(q(move.from)) TO \(q(move.to))")
             }
         }
-        try statements[columnStart...].forEach { try conn.execute(sql: $0) }
+        try statements[columnStart...].forEach(execute)
         let after = statements.count == columnStart ? renamed : try SchemaIntrospector.introspect(conn)
         return (statements, changes, refusals, after)
     }
@@ -137,10 +160,13 @@ package enum MigrationPlanner {
     /// database is introspected and compared as usual. Not when the plan creates full-text
     /// search tables, whose creation reads their content table's rows (an entered table has
     /// none to read). Throws ``BulkEntryRefused`` when SQLite refuses the entries: `conn` is
-    /// then unusable.
+    /// then unusable. With `replay`, the ``BulkReplay`` that built the database on `conn`,
+    /// every statement is executed through it, and a check that fails throws
+    /// ``BulkEntryRefused`` too (or ``BulkReplay/Refused``), for the caller to plan again
+    /// on the Migrator's replay.
     static func plan(
         schema: Schema, current conn: Connection, options: Options, history: RenameHistory?,
-        catalog: ValidatedDatabase = ValidatedDatabase(), enterNewTablesInBulk: Bool = true
+        catalog: ValidatedDatabase = ValidatedDatabase(), enterNewTablesInBulk: Bool = true, replay: BulkReplay? = nil
     ) throws -> MigrationPlan {
         let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog)
         var plan = MigrationPlan()
@@ -149,7 +175,7 @@ package enum MigrationPlanner {
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
         let (renames, renameChanges, refusals, current) = try renameStatements(
-            schema: schema, declared: declared, conn: conn, history: history)
+            schema: schema, declared: declared, conn: conn, history: history, replay: replay)
         if !refusals.isEmpty { throw MigrationPlanningError(refusals.map(\.0), locations: refusals.map(\.1)) }
         plan.changes += renameChanges
         var taken = takenTableNames(current, declared: declared, schema: schema)
@@ -265,7 +291,7 @@ package enum MigrationPlanner {
                         pending.append(object)
                     } else {
                         CompileWork.countDDLStatement()
-                        try conn.execute(sql: statement)
+                        if let replay { try replay.execute(statement, on: conn) } else { try conn.execute(sql: statement) }
                     }
                     if position == indexStepsEnd - 1, !pending.isEmpty {
                         // Tables first, in the plan's order, then their indexes.
@@ -276,7 +302,10 @@ package enum MigrationPlanner {
                 }
             } catch let error as BulkEntryRefused {
                 throw error
+            } catch let error as BulkReplay.Refused {
+                throw error
             } catch {
+                if replay != nil { throw BulkEntryRefused() }
                 throw MigrationPlanningError(["the planned migration does not run (\(error)); this is a bug in Strata: write this migration by hand"])
             }
             if !pending.isEmpty { throw BulkEntryRefused() }
@@ -298,6 +327,7 @@ package enum MigrationPlanner {
             }
         }
         if !result.isEmpty {
+            if replay != nil { throw BulkEntryRefused() }
             throw MigrationPlanningError([
                 "the planned migration does not produce the declared schema (\(result.joined(separator: "; "))); this is a bug in Strata: write this migration by hand"
             ])

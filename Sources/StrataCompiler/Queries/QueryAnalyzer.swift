@@ -464,7 +464,7 @@ private struct Analysis {
             let origin = fact.type.origin
                 ?? statement.columnTableName(at: Int32(index)).flatMap { t in statement.columnOriginName(at: Int32(index)).map { (t, $0) } }
             guard let origin, query.columnTypes.allSatisfy({ $0.name != column.name }) else { return nil }
-            if table == nil { table = schema.tables.first { $0.sqlName.lowercased() == origin.0.lowercased() } }
+            if table == nil { table = schema.table(sqlNameLowercased: origin.0) }
             guard let table, table.sqlName.lowercased() == origin.0.lowercased(), index < table.columns.count else { return nil }
             let declared = table.columns[index]
             guard declared.sqlName.lowercased() == origin.1.lowercased(), declared.type == column.valueType.type,

@@ -75,7 +75,7 @@ extension QueryTyper {
                 _ = acceptSymbol(")")
             } else if let cte = scope.cte(resolved) {
                 source.columns = cte
-            } else if let table = schema.tables.first(where: { $0.sqlName.lowercased() == resolved.lowercased() }) {
+            } else if let table = schema.table(sqlNameLowercased: resolved) {
                 source.columns = Self.columns(of: table)
             }
         }

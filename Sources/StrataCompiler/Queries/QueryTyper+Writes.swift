@@ -8,7 +8,7 @@ extension QueryTyper {
     mutating func target(_ scope: Scope) -> Table? {
         guard var tableName = name() else { return nil }
         if acceptSymbol("."), let second = name() { tableName = second }
-        let table = schema.tables.first { $0.sqlName.lowercased() == tableName.lowercased() }
+        let table = schema.table(sqlNameLowercased: tableName)
         var alias = tableName.lowercased()
         if accept("AS"), let given = name() { alias = given.lowercased() }
         scope.sources.append(Source(alias: alias, columns: table.map(Self.columns(of:)), nullable: false))

@@ -98,6 +98,13 @@ final class SQLiteChecker {
     /// Returns whether SQLite read the schema back with exactly these objects added; on false,
     /// the database is unusable.
     static func enter(_ objects: [SchemaObject], into conn: Connection) -> Bool {
+        var indexCounts: [String: Int] = [:]
+        return enter(objects, into: conn, indexCounts: &indexCounts)
+    }
+
+    /// ``enter(_:into:)`` for entries in several calls: `indexCounts` holds, by table name
+    /// (folded), the root pages already given to that table's entered indexes.
+    static func enter(_ objects: [SchemaObject], into conn: Connection, indexCounts: inout [String: Int]) -> Bool {
         do {
             // An empty database has schema format 0 until a table is created, and SQLite
             // reads entries entered under that format the legacy way: an index's DESC is
@@ -109,13 +116,12 @@ final class SQLiteChecker {
                 try conn.inTransaction(.immediate) {
                     let insert = try conn.makeStatement(
                         sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
-                    var indexCounts: [String: Int] = [:]
                     for object in objects {
                         defer { insert.reset() }
                         var rootpage = 0
                         if object.type == "index" {
-                            rootpage = indexCounts[object.tableName, default: 0] + 1
-                            indexCounts[object.tableName] = rootpage
+                            rootpage = indexCounts[SQLName.fold(object.tableName), default: 0] + 1
+                            indexCounts[SQLName.fold(object.tableName)] = rootpage
                         }
                         try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
                         try insert.run()

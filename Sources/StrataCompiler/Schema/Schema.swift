@@ -66,6 +66,9 @@ package struct Schema: Hashable, Sendable {
         /// The positions of the tables by record name and by SQL name (the first of each).
         var byRecordName: [String: Int]
         var bySQLName: [String: Int]
+        /// The positions of the tables by SQL name lower-cased (`String.lowercased()`, the
+        /// first of each), for the query typer's name resolution.
+        var byLowercasedSQLName: [String: Int]
         /// For each table's record name, the positions of the tables with a foreign key to it.
         var referencing: [String: [Int]] = [:]
 
@@ -73,6 +76,7 @@ package struct Schema: Hashable, Sendable {
             CompileWork.countLookupTable()
             byRecordName = firstPositions(of: tables, key: \.recordName)
             bySQLName = firstPositions(of: tables, key: \.sqlName)
+            byLowercasedSQLName = firstPositions(of: tables) { $0.sqlName.lowercased() }
             for (position, child) in tables.enumerated() {
                 for column in child.columns {
                     guard let reference = column.references, let parent = self.position(named: reference.table).map({ tables[$0] }) else { continue }
@@ -90,6 +94,13 @@ package struct Schema: Hashable, Sendable {
     /// The table whose record name or SQL name is `name` (a record name first).
     package func table(named name: String) -> Table? {
         lookups.position(named: name).map { tables[$0] }
+    }
+
+    /// The first table whose SQL name lower-cased (`String.lowercased()`) is `name` lower-cased:
+    /// `tables.first { $0.sqlName.lowercased() == name.lowercased() }` without the scan, which
+    /// made the query typer quadratic in the number of tables.
+    package func table(sqlNameLowercased name: String) -> Table? {
+        lookups.byLowercasedSQLName[name.lowercased()].map { tables[$0] }
     }
 
     /// The positions in ``tables`` of the tables with a column that references `table` (the
