@@ -100,7 +100,7 @@ struct ParityPostgresTests {
     /// Every read query, with several arguments each, on both databases.
     static func compareReads(_ db: Database, _ pg: PostgresDatabase, squads: [Squad], players: [Player]) async throws {
         func both<T: Equatable & Sendable>(
-            _ name: String, nonEmpty: Bool = true, sourceLocation: SourceLocation = #_sourceLocation,
+            _ name: String, nonEmpty: Bool = true, sourceLocation: Testing.SourceLocation = #_sourceLocation,
             _ sqlite: @escaping @Sendable (ParityQueries) throws -> [T],
             _ postgres: @escaping @Sendable (ParityPostgresQueries) async throws -> [T]
         ) async throws {
@@ -222,7 +222,7 @@ struct ParityPostgresTests {
 
     /// Records an issue naming the query, the seed and the first differing row unless the two
     /// answers are equal; with `nonEmpty`, also when they are empty (an empty agreement proves little).
-    static func expectSame<T: Equatable>(_ query: String, _ sqlite: [T], _ postgres: [T], nonEmpty: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSame<T: Equatable>(_ query: String, _ sqlite: [T], _ postgres: [T], nonEmpty: Bool = true, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         if nonEmpty && sqlite.isEmpty {
             Issue.record("query '\(query)' (seed \(seed)) returns no rows on SQLite: the comparison proves nothing", sourceLocation: sourceLocation)
         }
