@@ -5,7 +5,8 @@
 # root, since initdb refuses root), runs the workloads, stops and removes the cluster, prints a
 # markdown table.
 #   Benchmarks/Postgres/run.sh                  20 runs; 5,000 inserts, 10,000 rows fetched, 2,000 lookups
-#   Benchmarks/Postgres/run.sh --runs 3 --insert 500 --fetch 1000 --find 200    (arguments go to PostgresBench)
+#   Benchmarks/Postgres/run.sh --runs 3 --insert 500 --fetch 1000 --find 200 --totals 200    (arguments go to PostgresBench)
+#   Benchmarks/Postgres/run.sh --only totals     the typed join + aggregate (BenchPostgresQueries) alone
 #   BENCH_WRAPPER="perf record -g -o /tmp/pgbench.perf --" Benchmarks/Postgres/run.sh …   (profile it)
 # PostgreSQL's server programs: STRATA_PG_BINDIR, else the newest /usr/lib/postgresql/N/bin, else PATH.
 set -euo pipefail

@@ -72,18 +72,35 @@ extension PostgresCommands {
             print("\(schemaPath) declares no top-level queries: nothing to prepare, no file written")
             return
         }
-        let texts = queries.map(PostgresStatementText.init)
-        let outcomes: [PostgresStatementOutcome]
+        var texts = queries.map(PostgresStatementText.init)
+        // A declared parameter is cast to its type; where the server refuses the cast text, the
+        // text without the casts of one-value parameters is tried too, and taken when the server
+        // types each of them as its declared type binds (`substr(name, 1, :length)` with
+        // `length: int`: `substr(text, integer, bigint)` does not exist, the uncast `$1` is int4).
+        let uncast = queries.map(PostgresStatementText.uncastScalars(of:))
+        let alternatives = uncast.compactMap(\.self)
+        let statements = texts.map(\.sql) + alternatives.map(\.sql)
+        var outcomes: [PostgresStatementOutcome]
         do {
-            outcomes = try runBlocking { try await tool.describe(url: url, migrations: migrations, statements: texts.map(\.sql)) }
+            outcomes = try runBlocking { try await tool.describe(url: url, migrations: migrations, statements: statements) }
         } catch let error as StrataError {
             printError("error: \(error.message)")
             throw ExitCode(1)
         }
-        guard outcomes.count == queries.count else {
-            printError("error: the server described \(outcomes.count) of \(queries.count) statements")
+        guard outcomes.count == queries.count + alternatives.count else {
+            printError("error: the server described \(outcomes.count) of \(queries.count + alternatives.count) statements")
             throw ExitCode(1)
         }
+        var alternative = queries.count
+        for index in queries.indices {
+            guard let other = uncast[index] else { continue }
+            defer { alternative += 1 }
+            guard case .rejected = outcomes[index], case .described(let parameterTypes, _) = outcomes[alternative],
+                  other.inferredTypesFit(queries[index], parameterTypes: parameterTypes) else { continue }
+            texts[index] = other
+            outcomes[index] = outcomes[alternative]
+        }
+        outcomes.removeLast(alternatives.count)
         var prepared: [PreparedQuery] = []
         var diagnostics: [Diagnostic] = []
         for ((query, text), outcome) in zip(zip(queries, texts), outcomes) {

@@ -125,8 +125,9 @@ struct LedgerPostgresQueriesTests {
         }
     }
 
-    /// The checked-in Ledger.prepared.json says what this server says (until `strata-postgres
-    /// prepare` writes it, it was written by describing the queries with psql): each statement,
+    /// The checked-in Ledger.prepared.json says what this server says, asked another way than
+    /// `strata-postgres prepare` asks (which wrote it: ParityPostgresTests checks `--check`
+    /// passes on it): each statement,
     /// prepared on the migrated database, has the recorded parameter types, and (`\gdesc`) the
     /// recorded result column names and types. It is also up to date with Ledger.schema.yml and its
     /// migrations, or the build plugin would have refused it.

@@ -293,6 +293,44 @@ struct PreparePostgresTests {
         #expect(failed.error.hasPrefix("\(schema):\(line):\(column): error: query 'isMissing': PostgreSQL rejects the statement: could not determine data type of parameter $1"), "\(failed.error)")
     }
 
+    /// A declared `int` that a function takes as `integer` (`substr`'s length): the cast text is
+    /// refused (`substr(text, integer, bigint)` does not exist), so the parameter is sent uncast
+    /// and keeps the server's `int4` (an `Int` bound narrowed, checked); a declared type the
+    /// server's inference does not fit (`text` for an `int`) is still the cast's error.
+    @Test func aDeclaredParameterTheCastBreaksIsSentUncast() async throws {
+        let url = try await emptyDatabaseURL()
+        let initials = Self.schema + """
+              initials:
+                sql: "SELECT substr(name, 1, :length) AS initials FROM authors WHERE id = :id"
+                params: { length: int }
+
+            """
+        let (_, schema) = try project(initials)
+        let run = try StrataCLI.run(["prepare", schema, "--url", url])
+        #expect(run.status == 0, "\(run.error)")
+        let file = try PreparedQueries.decode(try String(contentsOfFile: PreparedQueries.path(forSchemaPath: schema), encoding: .utf8))
+        let query = try #require(file.query(named: "initials"))
+        #expect(query.sql == "SELECT substr(name, 1, $1) AS initials FROM authors WHERE id = $2")
+        #expect(query.parameters == [PreparedParameter(name: "length", type: "int4"), PreparedParameter(name: "id", type: "int8")])
+        // The build (`strata generate`, the plugin's command) takes the int4 parameter: its only
+        // error is the schema's `stats`, whose avg is numeric on PostgreSQL.
+        let generate = try StrataExecutable.run(["generate", schema, "--output-file", schema + ".swift"])
+        #expect(generate.stderr.contains("query 'stats'"), "\(generate.stderr)")
+        #expect(!generate.stderr.contains("query 'initials'"), "\(generate.stderr)")
+
+        let mismatched = Self.schema + """
+              named:
+                sql: "SELECT id FROM authors WHERE name = :n"
+                params: { n: int }
+
+            """
+        try mismatched.write(toFile: schema, atomically: true, encoding: .utf8)
+        let failed = try StrataCLI.run(["prepare", schema, "--url", url])
+        #expect(failed.status == 1)
+        #expect(failed.error.contains("error: query 'named': PostgreSQL rejects the statement: operator does not exist: text = bigint"), "\(failed.error)")
+        #expect(try await scratchSchemas(url).isEmpty)
+    }
+
     @Test func aSchemaWithoutQueriesWritesNothing() async throws {
         let url = try await emptyDatabaseURL()
         let text = String(Self.schema[..<Self.schema.range(of: "queries:\n")!.lowerBound])

@@ -45,6 +45,30 @@ package struct PostgresStatementText: Hashable, Sendable {
             declaredTypes: Dictionary(query.parameterTypes.map { ($0.name, $0.type.codec().postgresType) }, uniquingKeysWith: { first, _ in first }))
     }
 
+    /// ``init(_:)`` without the casts of the one-value parameters declared in `params:` (a list
+    /// keeps its array cast), or nil when the query declares none: what `strata prepare` tries
+    /// when the cast text is refused, for a declared `int` that a function takes as `integer`
+    /// (`substr(name, 1, :length)`: `substr(text, integer, bigint)` does not exist).
+    package static func uncastScalars(of query: SQLQuery) -> PostgresStatementText? {
+        guard query.parameterTypes.contains(where: { !$0.isList }) else { return nil }
+        let lists = query.parameterTypes.filter(\.isList)
+        return PostgresStatementText(
+            sql: query.postgresText, listParameters: Set(lists.map(\.name)),
+            declaredTypes: Dictionary(lists.map { ($0.name, $0.type.codec().postgresType) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Whether the types the server inferred for this text's parameters (`parameterTypes`, in
+    /// `$n` order) are ones each parameter declared in `query`'s `params:` is bound as (an
+    /// `int` as `int2`, `int4` or `int8`, checked when bound; a `double` only as `float8`).
+    package func inferredTypesFit(_ query: SQLQuery, parameterTypes: [String]) -> Bool {
+        guard parameterTypes.count == parameters.count else { return false }
+        for (parameter, type) in zip(parameters, parameterTypes) {
+            guard let declared = query.parameterTypes.first(where: { $0.name == parameter.name }), !declared.isList else { continue }
+            guard PostgresQueryCheck.postgresTypes(of: declared.type).subtracting(["float4"]).contains(type) else { return false }
+        }
+        return true
+    }
+
     /// Rewrites `text`; the parameters named in `listParameters` are lists, and those in
     /// `declaredTypes` get that PostgreSQL type (of each element, for a list) as a cast where
     /// they first appear.

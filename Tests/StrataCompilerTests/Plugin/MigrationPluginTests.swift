@@ -128,6 +128,48 @@ import Testing
         #expect((result.stdout + result.stderr).contains("usage: swift package"), "\(result.stderr)")
     }
 
+    /// The build plugin on a schema with typed queries for PostgreSQL (Fixtures/Generated's
+    /// Ledger: schema, migrations, `Ledger.prepared.json`): a query edited since the file was
+    /// written fails the app's `swift build` at the query's line, naming `strata-postgres
+    /// prepare`; with the query as prepared, the same build succeeds.
+    @Test(.enabled(if: enabled, "the build plugin test builds a user package (minutes); CI=true or STRATA_PLUGIN_TEST=1 runs it"))
+    func aStalePreparedFileFailsTheBuildNamingTheCommand() async throws {
+        let package = try Self.makePackage()
+        defer { Self.remove(package) }
+        let sources = package.appendingPathComponent("Sources/ShopApp")
+        try FileManager.default.removeItem(at: sources.appendingPathComponent("Shop.schema.yml"))
+        for name in ["Ledger.schema.yml", "Ledger.prepared.json", "Ledger.migrations"] {
+            try FileManager.default.copyItem(at: GeneratedFixtures.directory.appendingPathComponent(name), to: sources.appendingPathComponent(name))
+        }
+        let schema = sources.appendingPathComponent("Ledger.schema.yml")
+        let text = try String(contentsOf: schema, encoding: .utf8)
+        let query = "SELECT count(*) AS n FROM entries"
+        #expect(text.contains(query))
+        try text.replacingOccurrences(of: query, with: query + " WHERE cents > 0").write(to: schema, atomically: true, encoding: .utf8)
+        var result = try await Self.swiftBuild(in: package)
+        let output = result.stdout + result.stderr
+        #expect(result.status != 0, "the build succeeded with a stale Ledger.prepared.json:\n\(output)")
+        // (The plugin passes the schema's absolute path.)
+        let prepared = sources.appendingPathComponent("Ledger.prepared.json")
+        #expect(output.contains(
+            "\(schema.path):61:3: error: query 'entryCount' changed since it was prepared for PostgreSQL (\(prepared.path) is stale)"), "\(output)")
+        #expect(output.contains("run `strata-postgres prepare \(schema.path) --url postgres://…` again"), "\(output)")
+
+        try text.write(to: schema, atomically: true, encoding: .utf8)
+        result = try await Self.swiftBuild(in: package)
+        #expect(result.status == 0, "the build fails with Ledger.prepared.json as written:\n\(result.stdout)\n\(result.stderr)")
+    }
+
+    /// Removes a user package and the lock files SwiftPM leaves in the temporary directory,
+    /// named after its scratch path.
+    static func remove(_ package: URL) {
+        try? FileManager.default.removeItem(at: package)
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.contains(package.lastPathComponent) {
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
+
     /// `swift package strata <subcommand>` (the StrataCommandPlugin: nothing on PATH), then the
     /// app's build through the build plugin; neither compiles a target of SwiftNIO, BoringSSL,
     /// swift-crypto or postgres-nio (issue 29).

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCompiler
+import StrataTestSupport
 import Testing
 
 /// The text `strata prepare` sends PostgreSQL: `:name` → `$n`, list parameters as one array,
@@ -60,7 +61,10 @@ struct PostgresStatementTextTests {
     }
 
     @Test func aQueryRewritesItsPostgresVariant() throws {
-        let compiled = try Compiler.compile(contents: """
+        // Compiled as `strata-postgres prepare` compiles it: without a `Notes.prepared.json` to read.
+        let directory = try TemporaryDirectory()
+        let path = directory.path("Notes.schema.yml")
+        try """
             options: { dialects: [sqlite, postgres] }
             tables:
               Note:
@@ -73,7 +77,8 @@ struct PostgresStatementTextTests {
                   sqlite: "SELECT body FROM Note WHERE id IN (:ids) LIMIT :n"
                   postgres: "SELECT body FROM Note WHERE id = ANY(:ids) LIMIT :n"
                 params: { ids: "[int]" }
-            """, path: "Notes.schema.yml")
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let compiled = try Compiler.compile(path: path, preparedQueries: false)
         let query = try #require(compiled.schema.queries.first)
         let text = PostgresStatementText(query)
         // `params:` types are cast where the parameter first appears.

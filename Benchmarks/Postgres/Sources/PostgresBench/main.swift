@@ -10,9 +10,12 @@ import StrataPostgres
 // `runs` times per contender, the contenders alternating (A B, B A, …) so that a change in the
 // machine's load hits both alike; the first run of each is a warm-up (statements prepared on the
 // connection) and is not counted. Prints one markdown table: p0 and p50 of the wall-clock time.
+// The typed query `totals` (a join and an aggregate, Bench.schema.yml's `queries:`) runs through
+// the generated `BenchPostgresQueries` and through a hand-written postgres-nio prepared
+// statement of the same SQL, binding the same values and decoding into the same row struct.
 //
 //   PostgresBench postgres://user@127.0.0.1:5432/db [--runs 20] [--insert 5000] [--fetch 10000] [--find 2000]
-//                 [--only insert|fetchAll|find|findPool] [--contender strata|hand]
+//                 [--totals 2000] [--only insert|fetchAll|find|findPool|totals] [--contender strata|hand]
 
 // MARK: Arguments
 
@@ -22,12 +25,14 @@ struct Options {
     var insertRows = 5_000
     var fetchRows = 10_000
     var lookups = 2_000
-    /// `--only insert|fetchAll|find|findPool`: that workload alone.
+    /// `--totals N`: calls of the typed join + aggregate query per run.
+    var totalsCalls = 2_000
+    /// `--only insert|fetchAll|find|findPool|totals`: that workload alone.
     var only: String?
     /// `--contender strata|hand`: that contender alone, and no table (for callgrind, one process each).
     var contender: String?
 
-    static let workloads = ["insert", "fetchAll", "find", "findPool"]
+    static let workloads = ["insert", "fetchAll", "find", "findPool", "totals"]
 
     func wants(_ workload: String) -> Bool { only == nil || only == workload }
 
@@ -36,12 +41,13 @@ struct Options {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--runs", "--insert", "--fetch", "--find":
+            case "--runs", "--insert", "--fetch", "--find", "--totals":
                 guard let text = rest.popFirst(), let value = Int(text), value > 0 else { return nil }
                 switch argument {
                 case "--runs": options.runs = value
                 case "--insert": options.insertRows = value
                 case "--fetch": options.fetchRows = value
+                case "--totals": options.totalsCalls = value
                 default: options.lookups = value
                 }
             case "--only":
@@ -67,6 +73,15 @@ enum HandSQL {
     static let insert = #"INSERT INTO "accounts" ("name", "email", "balance", "active", "created") VALUES ($1, $2, $3, $4, $5) RETURNING "# + columns
     static let fetchAll = #"SELECT "# + columns + #" FROM "accounts""#
     static let find = #"SELECT "# + columns + #" FROM "accounts" WHERE "id" = $1"#
+    /// Bench.schema.yml's query `totals` as Bench.prepared.json has it (`:name` → `$n`).
+    static let totals = """
+        SELECT a.id, a.name, count(p.id) AS payments, sum(p.amount) AS total
+        FROM accounts a JOIN payments p ON p.account_id = a.id
+        WHERE a.id BETWEEN $1 AND $2 AND a.active = $3
+        GROUP BY a.id, a.name
+        ORDER BY a.id
+
+        """
 }
 
 /// A row of `accounts` decoded as postgres-nio's documentation shows: one tuple decode.
@@ -118,6 +133,29 @@ struct HandFind: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Account { try handDecode(row) }
 }
 
+/// The typed query by hand: the same bindings, each row decoded into the generated row struct.
+struct HandTotals: PostgresPreparedStatement {
+    static let name = "hand_totals"
+    static let sql = HandSQL.totals
+    typealias Row = BenchQueries.TotalsRow
+    var first: Int
+    var last: Int
+    var active: Bool
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(first)
+        bindings.append(last)
+        bindings.append(active)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (id, name, payments, total) = try row.decode((Int, String, Int, Double).self)
+        return Row(id: id, name: name, payments: payments, total: total)
+    }
+}
+
 /// Hand-written postgres-nio: one connection, `BEGIN`/`COMMIT` as simple queries, prepared statements.
 struct Hand {
     let connection: PostgresConnection
@@ -158,6 +196,16 @@ struct Hand {
             }
         }
         return found
+    }
+
+    func totals(_ ranges: [(first: Int, last: Int, active: Bool)]) async throws -> [BenchQueries.TotalsRow] {
+        var rows: [BenchQueries.TotalsRow] = []
+        for range in ranges {
+            for try await row in try await connection.execute(HandTotals(first: range.first, last: range.last, active: range.active), logger: logger) {
+                rows.append(row)
+            }
+        }
+        return rows
     }
 
     func find(_ ids: [Int]) async throws -> Int {
@@ -279,6 +327,7 @@ func runBenchmark(_ options: Options) async throws {
         (HandSQL.insert, AccountPostgresDAO.InsertAssigningKey.sql),
         (HandSQL.fetchAll, AccountPostgresDAO.FetchAll.sql),
         (HandSQL.find, AccountPostgresDAO.Find.sql),
+        (HandSQL.totals, BenchPostgresQueries.TotalsStatement.sql),
     ] where mine != generated {
         throw StrataError.misuse("hand-written SQL differs from the generated DAO's:\n  \(mine)\n  \(generated)")
     }
@@ -286,7 +335,7 @@ func runBenchmark(_ options: Options) async throws {
     try await Bench.migrate(pg)
 
     func truncate() async throws {
-        try await pg.withConnection { conn in try await conn.execute(sql: #"TRUNCATE "accounts" RESTART IDENTITY"#) }
+        try await pg.withConnection { conn in try await conn.execute(sql: #"TRUNCATE "payments", "accounts" RESTART IDENTITY"#) }
     }
 
     var results: [(name: String, rows: String, sample: Sample)] = []
@@ -354,6 +403,44 @@ func runBenchmark(_ options: Options) async throws {
         ))
     }
 
+    // 4. the typed join + aggregate: `totalsCalls` calls in one read, each over 20 accounts
+    // (about 10 active ones, 3 payments each).
+    if options.wants("totals") {
+        let created = Date(timeIntervalSince1970: 1_790_000_000)
+        let payments = (1...options.fetchRows).flatMap { account in
+            (0..<3).map { Payment(accountId: account, amount: Double(account % 97) * 0.5 + Double($0), paid: created.addingTimeInterval(Double($0))) }
+        }
+        _ = try await pg.write { conn in try await PaymentPostgresDAO(conn).insert(payments) }
+        let ranges = (0..<options.totalsCalls).map { call -> (first: Int, last: Int, active: Bool) in
+            let first = Int.random(in: 1...max(1, options.fetchRows - 19), using: &generator)
+            return (first, first + 19, call % 2 == 0)
+        }
+        // The two answer the same, row for row, before anything is timed.
+        let expected = try await pg.read { conn in
+            let queries = BenchPostgresQueries(conn)
+            var rows: [BenchQueries.TotalsRow] = []
+            for range in ranges { rows += try await queries.totals(first: range.first, last: range.last, active: range.active) }
+            return rows
+        }
+        guard try await hand.totals(ranges) == expected, !expected.isEmpty else {
+            throw StrataError.misuse("the hand-written totals query answers differently from BenchPostgresQueries.totals")
+        }
+        results.append((
+            "typed join + aggregate (one read)", "\(options.totalsCalls) calls, \(expected.count) rows",
+            try await measure(
+                options, expect: expected.count, setup: {},
+                strata: {
+                    try await pg.read { conn in
+                        let queries = BenchPostgresQueries(conn)
+                        var count = 0
+                        for range in ranges { count += try await queries.totals(first: range.first, last: range.last, active: range.active).count }
+                        return count
+                    }
+                },
+                hand: { try await hand.totals(ranges).count })
+        ))
+    }
+
     clientTask.cancel()
     try await connection.close().get()
     try await pg.close()
@@ -374,7 +461,7 @@ func runBenchmark(_ options: Options) async throws {
 }
 
 guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else {
-    FileHandle.standardError.write(Data("usage: PostgresBench postgres://user@host:port/db [--runs N] [--insert N] [--fetch N] [--find N] [--only insert|fetchAll|find|findPool] [--contender strata|hand]\n".utf8))
+    FileHandle.standardError.write(Data("usage: PostgresBench postgres://user@host:port/db [--runs N] [--insert N] [--fetch N] [--find N] [--totals N] [--only insert|fetchAll|find|findPool|totals] [--contender strata|hand]\n".utf8))
     exit(2)
 }
 
