@@ -75,7 +75,33 @@ package struct PreparedQueries: Codable, Equatable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return Self.compactingEmptyArrays(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// `[]` for an empty array, which Foundation's pretty printer writes as `[`, an empty line
+    /// and `]` on Linux: the file must be the same bytes wherever `strata prepare` ran. (A `[`
+    /// followed by a line break is never inside a JSON string, whose line breaks are escaped.)
+    static func compactingEmptyArrays(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "[") {
+            result += rest[...open]
+            var after = rest.index(after: open)
+            guard after < rest.endIndex, rest[after] == "\n" else {
+                rest = rest[after...]
+                continue
+            }
+            while after < rest.endIndex, rest[after] == "\n" || rest[after] == " " { after = rest.index(after: after) }
+            if after < rest.endIndex, rest[after] == "]" {
+                result += "]"
+                rest = rest[rest.index(after: after)...]
+            } else {
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        result += rest
+        return result
     }
 
     /// Decodes a file's text; a malformed file throws.

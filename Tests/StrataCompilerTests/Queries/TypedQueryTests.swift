@@ -389,3 +389,21 @@ import Testing
         #expect(unknown.contains { $0.hasPrefix("Shop.schema.yml:14:7: error:") && $0.contains("mysql") })
     }
 }
+
+/// `<Name>.prepared.json` is the same bytes wherever it is written.
+@Suite struct PreparedFileTextTests {
+    @Test func emptyListsAreWrittenAsTwoBracketsAndTheTextRoundTrips() throws {
+        let file = PreparedQueries(migrationsFingerprint: "f", queries: [
+            PreparedQuery(name: "touch", sourceFingerprint: "s", sql: "UPDATE t SET n = n + 1 WHERE tags = ARRAY[\n]::text[]", parameters: [], columns: []),
+            PreparedQuery(name: "all", sourceFingerprint: "s", sql: "SELECT id FROM t", parameters: [],
+                          columns: [PreparedColumn(name: "id", type: "int8", nullable: false)]),
+        ])
+        let text = try file.encodedText()
+        #expect(text.contains("\"parameters\" : [],") || text.contains("\"parameters\" : []\n"), "\(text)")
+        #expect(!text.contains("[\n\n"))
+        #expect(text.hasSuffix("}\n"))
+        #expect(try PreparedQueries.decode(text) == file)
+        #expect(file.queries.map(\.name) == ["all", "touch"], "sorted by name")
+        #expect(try PreparedQueries.decode(text).encodedText() == text)
+    }
+}
