@@ -20,7 +20,7 @@ package enum SHA256 {
             ?? Array(bytes).withUnsafeBytes { digest(of: $0) }
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        appendHex(words, digits: 8, to: &text)
+        appendHex(words, digits: 64, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
 
