@@ -1,5 +1,3 @@
-import Foundation
-
 /// A digest of a database's structure: what ``Migrator`` records with each applied migration
 /// and compares with the live file before it migrates, so a table, column, index, trigger or
 /// view changed by hand (drift) is noticed without replaying the migrations.
@@ -30,7 +28,7 @@ public struct SchemaFingerprint: Sendable, Hashable {
     /// The fingerprint of the `main` database of `conn`.
     ///
     /// The migrator computes it at every launch, so it reads the rows with a statement (no
-    /// `Row` values), sorts by the bytes of the names, hashes each object's bytes from one
+    /// `Row` values) in the manifest's order, hashes each object's bytes from one
     /// reused buffer and writes the manifest as bytes: the same manifest and digest as a
     /// plain implementation (`SchemaFingerprintTests` compares them), for a fraction of the
     /// instructions.
@@ -42,9 +40,13 @@ public struct SchemaFingerprint: Sendable, Hashable {
             objects.append(
                 (statement.string(at: 0), statement.string(at: 1), statement.string(at: 2), statement.isNull(at: 3) ? nil : statement.string(at: 3)))
         }
-        // By the bytes of type, then name.
-        objects.sort { a, b in
-            a.type != b.type ? Self.precedes(a.type, b.type) : Self.precedes(a.name, b.name)
+        // By the bytes of type, then name: the query's order already in a UTF-8 database; a
+        // UTF-16 one compares other bytes, so the order is checked (a pass) and made if needed.
+        func precedes(_ a: (type: String, name: String, table: String, sql: String?), _ b: (type: String, name: String, table: String, sql: String?)) -> Bool {
+            a.type != b.type ? a.type.utf8.lexicographicallyPrecedes(b.type.utf8) : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+        }
+        if objects.indices.dropFirst().contains(where: { precedes(objects[$0], objects[$0 - 1]) }) {
+            objects.sort(by: precedes)
         }
         var bytes: [UInt8] = []
         var manifest: [UInt8] = []
@@ -78,27 +80,16 @@ public struct SchemaFingerprint: Sendable, Hashable {
     }
 
     /// The objects of the fingerprint: every row of `sqlite_schema` but the history table's
-    /// (and its indexes), `sqlite_sequence` and the `sqlite_stat*` tables.
+    /// (and its indexes), `sqlite_sequence` and the `sqlite_stat*` tables; sorted by the bytes
+    /// of type, then name (in a UTF-8 database, SQLite's `BINARY` collation compares the UTF-8
+    /// bytes, as the manifest's order is defined; it sorts in C what a Swift sort of strings
+    /// spent about 1.4 M instructions on for 100 objects).
     static let objectsSQL = """
         SELECT type, name, tbl_name, sql FROM main.sqlite_master
         WHERE name NOT IN ('sqlite_sequence', '\(Migrator.historyTable)') AND tbl_name <> '\(Migrator.historyTable)'
           AND name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'
+        ORDER BY type COLLATE BINARY, name COLLATE BINARY
         """
-
-    /// True when the UTF-8 bytes of `a` sort before those of `b`.
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return order < 0 }
-                }
-                return x.count < y.count
-            }
-        }
-    }
 
     /// The objects (`table customer`, `index customer_name` …) whose stored SQL differs
     /// between `self` (the recorded structure) and `live`, each with what happened to it:

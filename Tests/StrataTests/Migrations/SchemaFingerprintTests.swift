@@ -37,6 +37,25 @@ import Testing
         #expect(try db.read { try SchemaFingerprint($0) } == fingerprint)
     }
 
+    /// The manifest is sorted by the UTF-8 bytes of the names whatever the file's text
+    /// encoding: a UTF-16 database (whose own order differs: `Ā` is `00 01` in UTF-16LE) gives
+    /// the fingerprint of the same schema in a UTF-8 one.
+    @Test func aUTF16DatabaseHasTheFingerprintOfItsSchema() throws {
+        let schema = #"CREATE TABLE "a" (x); CREATE TABLE "Ā" (x); CREATE TABLE "b" (x);"#
+        func fingerprint(encoding: String) throws -> SchemaFingerprint {
+            let db = try Database.inMemory()
+            return try db.writeWithoutTransaction { conn in
+                try conn.execute(sql: "PRAGMA encoding = '\(encoding)'")
+                try conn.execute(sql: schema)
+                #expect(try conn.fetchValue(String.self, sql: "PRAGMA encoding") == encoding)
+                return try SchemaFingerprint(conn)
+            }
+        }
+        let utf16 = try fingerprint(encoding: "UTF-16le")
+        #expect(utf16 == (try fingerprint(encoding: "UTF-8")))
+        #expect(utf16.manifest.split(separator: "\n").map { $0.split(separator: "\t")[1] } == ["a", "b", "Ā"])
+    }
+
     /// Lengths around the block and padding boundaries (55, 56, 63, 64, 65, 119, 120 bytes) and a
     /// long message; bytes `(i * 7 + 3) & 0xff`; digests from Python's `hashlib`.
     @Test func sha256AtBlockBoundaries() {
