@@ -91,10 +91,13 @@ public final class Statement {
     // MARK: - Stepping
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
-    @inlinable
+    ///
+    /// Always inlined (as ``run()`` is): a call per row or per write would cost what raw C
+    /// code does not spend.
+    @inlinable @inline(__always)
     public func step() throws -> Bool {
         needsReset = true
-        if _slowPath(stepLog.isOn), stepLogIndex < 0 { stepLog.append(self) }
+        if _slowPath(stepLog.isOn) { logStep() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -102,9 +105,16 @@ public final class Statement {
     }
 
     /// Runs a statement that returns no rows (or whose rows are ignored) to completion.
-    @inlinable
+    @inlinable @inline(__always)
     public func run() throws {
         while try step() {}
+    }
+
+    /// Puts the statement in its connection's ``StepLog`` unless it is there: while
+    /// observation's hooks are installed only, out of line so that ``step()`` stays small.
+    @usableFromInline @inline(never)
+    func logStep() {
+        if stepLogIndex < 0 { stepLog.append(self) }
     }
 
     /// The error SQLite reports for `code`.
