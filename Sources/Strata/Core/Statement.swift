@@ -97,7 +97,7 @@ public final class Statement {
     @inlinable @inline(__always)
     public func step() throws -> Bool {
         needsReset = true
-        if _slowPath(stepLog.isOn) { logStep() }
+        if _slowPath(stepLog.isOn), stepLogIndex < 0 { logStep() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -110,8 +110,9 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Puts the statement in its connection's ``StepLog`` unless it is there: while
-    /// observation's hooks are installed only, out of line so that ``step()`` stays small.
+    /// Puts the statement in its connection's ``StepLog``: at its first step after a commit
+    /// while observation's hooks are installed, out of line so that ``step()`` stays small
+    /// (later steps cost a comparison).
     @usableFromInline @inline(never)
     func logStep() {
         if stepLogIndex < 0 { stepLog.append(self) }
