@@ -6,15 +6,20 @@
 # on other threads and are not counted. Repeatable whatever else the machine does. Prints a
 # markdown table and the load average.
 #   Benchmarks/Observation/callgrind.sh [--grdb] [--out folder]   (default out: .build-bench/callgrind)
+#   Benchmarks/Observation/callgrind.sh --commits [--out folder]: instead, 1,000 one-row writes
+#   (`measuredStrataCommits`) on a writer holding 0 or 500 prepared statements, with 0, 1 and
+#   100 observers of other tables: what a commit costs observation with a large statement cache.
 set -euo pipefail
 cd "$(dirname "$0")"
 libraries=(strata)
 out=.build-bench/callgrind
+commits=
 while [ $# -gt 0 ]; do
     case "$1" in
         --grdb) libraries=(strata grdb); shift ;;
+        --commits) commits=1; shift ;;
         --out) out=$2; shift 2 ;;
-        *) echo "usage: callgrind.sh [--grdb] [--out folder]" >&2; exit 2 ;;
+        *) echo "usage: callgrind.sh [--grdb | --commits] [--out folder]" >&2; exit 2 ;;
     esac
 done
 command -v valgrind > /dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
@@ -29,6 +34,23 @@ count() {  # inclusive instructions of the measured insert in a callgrind file
 }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+if [ -n "$commits" ]; then
+    echo "| cached statements | observers | instructions (1,000 commits) | per commit | × no observer |"
+    echo "|--:|--:|--:|--:|--:|"
+    for cached in 0 500; do
+        base=
+        for observers in 0 1 100; do
+            file="$out/commits-$cached-$observers.out"
+            valgrind --tool=callgrind --callgrind-out-file="$file" "$bin" commits "$observers" "$cached" > "$file.log" 2>&1
+            n=$(count measuredStrataCommits "$file")
+            [ -z "$base" ] && base=$n
+            python3 -c "print('| $cached | $observers | {:,} | {:,.0f} | {:.4f} |'.format($n, $n / 1000, $n / $base))"
+        done
+    done
+    echo
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
 echo "| library | observers | instructions | × none |"
 echo "|:--|:--|--:|--:|"
 for library in "${libraries[@]}"; do

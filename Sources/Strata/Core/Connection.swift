@@ -29,6 +29,9 @@ public final class Connection {
     /// observes (Observation/WriterHooks.swift): told when a statement that ran is finalized and
     /// when a transaction ends, never per statement run.
     var observationHooks: WriterHooks?
+    /// The statements stepped since the last commit, kept while ``observationHooks`` are
+    /// installed: what observation's commit hook looks at.
+    @usableFromInline let stepLog = StepLog()
     /// Depth of nested savepoints, for unique names.
     private var savepointDepth = 0
     /// True for a connection opened read-only.
@@ -415,4 +418,47 @@ final class AccessGeneration {
     /// so exclusivity is not checked at run time: the check (`swift_beginAccess`) cost about 75
     /// instructions per row of a cursor, half of what the cursor added to raw C's loop.
     @exclusivity(unchecked) @usableFromInline var generation = 0
+}
+
+/// The statements of a connection stepped since the last commit or rollback, kept only while
+/// observation's hooks are installed on it (``isOn``): the commit hook then looks at the
+/// statements that ran, not at every statement the connection has prepared (a walk of
+/// `sqlite3_next_stmt` cost a commit time in proportion to the statement cache).
+///
+/// ``Statement/step()`` adds its statement once (when ``isOn`` and it is not in the list yet); a
+/// statement leaves the list when it is finalized. Only the connection's thread touches it
+/// (its closures and SQLite's hooks, which run inside them), so exclusivity is not checked at
+/// run time.
+@usableFromInline
+final class StepLog {
+    /// True while observation's hooks are installed.
+    @exclusivity(unchecked) @usableFromInline var isOn = false
+    /// The statements stepped since the last ``drain(_:)``; nil for one finalized since.
+    @exclusivity(unchecked) var statements: [Unmanaged<Statement>?] = []
+
+    init() {}
+
+    /// Adds `statement`, which is not in the list.
+    @usableFromInline
+    func append(_ statement: Statement) {
+        statement.stepLogIndex = statements.count
+        statements.append(.passUnretained(statement))
+    }
+
+    /// A statement being finalized leaves the list.
+    func remove(at index: Int) {
+        if index < statements.count { statements[index] = nil }
+    }
+
+    /// Calls `body` with the handle of every statement in the list and empties it.
+    func drain(_ body: (OpaquePointer) -> Void) {
+        for entry in statements {
+            guard let entry else { continue }
+            entry._withUnsafeGuaranteedRef { statement in
+                statement.stepLogIndex = -1
+                body(statement.handle)
+            }
+        }
+        statements.removeAll(keepingCapacity: true)
+    }
 }

@@ -50,10 +50,13 @@ extension Database {
             }
             return nil
         }
-        let tables = try connection.fetch(
-            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%collate%' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+        // One scan of the schema's SQL for both tables and indexes (it runs at every open).
+        let objects = try connection.fetch(
+            sql: "SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') AND sql LIKE '%collate%' ORDER BY rowid")
+        let tables = try objects.filter { try $0.get(0, as: String.self) == "table" && !($0.get(1, as: String.self)).lowercased().hasPrefix("sqlite_") }
+        let indexes = try objects.filter { try $0.get(0, as: String.self) == "index" }
         for row in tables {
-            let table: String = try row.get(0)
+            let table: String = try row.get(1)
             // The indexes of PRIMARY KEY and UNIQUE constraints first: without their collation
             // SQLite cannot plan a scan of a WITHOUT ROWID table at all.
             for index in try connection.fetch(sql: "SELECT name FROM pragma_index_list(?) WHERE origin <> 'c' ORDER BY name", arguments: [table]) {
@@ -70,12 +73,10 @@ extension Database {
                 }
             }
         }
-        let indexes = try connection.fetch(
-            sql: "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%collate%' ORDER BY rowid")
         for row in indexes {
-            let index: String = try row.get(0)
+            let index: String = try row.get(1)
             if let (collation, column) = try unregisteredKey(of: index) {
-                let table = try row.get(1, as: String.self)
+                let table = try row.get(2, as: String.self)
                 throw missing(collation, "index \(index) on \(table) (key \(column))")
             }
         }

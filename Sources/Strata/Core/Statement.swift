@@ -32,16 +32,24 @@ public final class Statement {
     /// spend. Only the statement's own closure uses it, so exclusivity is not checked at run
     /// time (like ``Connection/slots``).
     @exclusivity(unchecked) @usableFromInline var needsReset = false
+    /// The connection's log of the statements stepped since the last commit, which
+    /// observation's commit hook reads (see ``StepLog``); a load and a comparison per
+    /// ``step()`` while nothing observes.
+    @usableFromInline let stepLog: StepLog
+    /// This statement's place in ``stepLog``'s list; -1 while it is not in it.
+    @exclusivity(unchecked) @usableFromInline var stepLogIndex = -1
 
     init(handle: OpaquePointer, sql: String, connection: Connection? = nil) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        stepLog = connection?.stepLog ?? StepLog()
     }
 
     deinit {
+        if stepLogIndex >= 0 { stepLog.remove(at: stepLogIndex) }
         // Observation learns here what a statement that ran inside a transaction wrote.
-        if let hooks = connection?.observationHooks { hooks.statementFinalizing(handle) }
+        if stepLog.isOn, let hooks = connection?.observationHooks { hooks.statementFinalizing(handle) }
         sqlite3_finalize(handle)
     }
 
@@ -83,9 +91,13 @@ public final class Statement {
     // MARK: - Stepping
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
-    @inlinable
+    ///
+    /// Always inlined (as ``run()`` is): a call per row or per write would cost what raw C
+    /// code does not spend.
+    @inlinable @inline(__always)
     public func step() throws -> Bool {
         needsReset = true
+        if _slowPath(stepLog.isOn), stepLogIndex < 0 { logStep() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -93,9 +105,17 @@ public final class Statement {
     }
 
     /// Runs a statement that returns no rows (or whose rows are ignored) to completion.
-    @inlinable
+    @inlinable @inline(__always)
     public func run() throws {
         while try step() {}
+    }
+
+    /// Puts the statement in its connection's ``StepLog``: at its first step after a commit
+    /// while observation's hooks are installed, out of line so that ``step()`` stays small
+    /// (later steps cost a comparison).
+    @usableFromInline @inline(never)
+    func logStep() {
+        if stepLogIndex < 0 { stepLog.append(self) }
     }
 
     /// The error SQLite reports for `code`.
@@ -277,24 +297,54 @@ public final class Statement {
 
     /// Column `index` as a date; throws when the text is not a date. A number is read as unix
     /// epoch seconds (what other tools store in non-STRICT tables).
+    ///
+    /// The text is read first, without asking SQLite the value's type (a call of about 110
+    /// instructions per row): no number's text parses as a date (it has no `-` after four
+    /// digits), so a parsed text is a date stored as text. Anything else — a number, NULL,
+    /// text that is not a date — takes the type check of ``numberDate(at:)``. (SQLite keeps a
+    /// number's type when it converts it to text for `sqlite3_column_text`.)
     @inlinable
     public func date(at index: Int32) throws -> Date {
-        let type = sqlite3_column_type(handle, index)
-        if type == SQLITE_INTEGER || type == SQLITE_FLOAT {
-            return Date(timeIntervalSince1970: sqlite3_column_double(handle, index))
-        }
         if let bytes = sqlite3_column_text(handle, index) {
             let count = Int(sqlite3_column_bytes(handle, index))
             if let date = DateFormat.date(fromUTF8: UnsafeBufferPointer(start: bytes, count: count)) {
                 return date
             }
         }
+        return try numberDate(at: index)
+    }
+
+    /// Column `index` as a date when it holds a number (unix epoch seconds); throws otherwise.
+    /// The slow path of ``date(at:)``, out of line.
+    @usableFromInline @inline(never)
+    func numberDate(at index: Int32) throws -> Date {
+        let type = sqlite3_column_type(handle, index)
+        if type == SQLITE_INTEGER || type == SQLITE_FLOAT {
+            return Date(timeIntervalSince1970: sqlite3_column_double(handle, index))
+        }
         throw StrataError.decoding("column \(columnName(at: index)) holds \(describeColumn(index)), not a date", sql: sql)
     }
 
     /// Column `index` as a UUID; throws when the value is not a UUID.
+    ///
+    /// A value of 36 bytes is read as text at once, without asking SQLite its type (a call of
+    /// about 110 instructions per row); `sqlite3_column_bytes` converts nothing but numbers,
+    /// whose text is never 36 bytes of a UUID. Any other length takes
+    /// ``uuidOfOtherLength(at:)``: 16 bytes are a UUID only when stored as a blob.
     @inlinable
     public func uuid(at index: Int32) throws -> UUID {
+        // 36: `UUIDFormat.byteCount`, a literal here so that no global is read per row.
+        if sqlite3_column_bytes(handle, index) == 36, let text = sqlite3_column_text(handle, index),
+            let uuid = UUIDFormat.uuid(fromUTF8: UnsafeBufferPointer(start: text, count: 36))
+        {
+            return uuid
+        }
+        return try uuidOfOtherLength(at: index)
+    }
+
+    /// The slow path of ``uuid(at:)``, out of line: 16 bytes of a blob, or an error.
+    @usableFromInline @inline(never)
+    func uuidOfOtherLength(at index: Int32) throws -> UUID {
         if sqlite3_column_type(handle, index) == SQLITE_BLOB, sqlite3_column_bytes(handle, index) == 16,
             let blob = sqlite3_column_blob(handle, index)
         {
@@ -343,8 +393,22 @@ public final class Statement {
         guard case .positional(let values) = arguments.storage else { return try bindNamed(arguments) }
         let count = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == count else { try throwArgumentCountMismatch(parameters: count, arguments: values.count) }
-        for offset in values.indices {
-            try bind(values[offset], at: Int32(truncatingIfNeeded: offset &+ 1))
+        try values.withUnsafeBufferPointer { values in
+            for offset in values.indices {
+                try bindElement(values, offset)
+            }
+        }
+    }
+
+    /// Binds `values[offset]` to parameter `offset + 1`, in place: the existential is not
+    /// copied out of the array (a copy and a destroy through its value witnesses cost about
+    /// 400 instructions per argument); the element's own `bind(to:at:)` is called on it where
+    /// it lies.
+    @inlinable @inline(__always)
+    func bindElement(_ values: UnsafeBufferPointer<(any DatabaseValueConvertible)?>, _ offset: Int) throws {
+        let index = Int32(truncatingIfNeeded: offset &+ 1)
+        if try values[offset]?.bind(to: self, at: index) == nil {
+            try bindNull(at: index)
         }
     }
 

@@ -11,75 +11,116 @@ package enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
+    /// The eight words of a digest.
+    package typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
     /// The digest of `bytes` as 64 lower-case hex digits.
-    ///
-    /// The rounds work on unsafe buffers (no bounds or uniqueness checks per word): the
-    /// migrator hashes every object of the schema at each launch (``SchemaFingerprint``), and
-    /// checked arrays made that cost several thousand instructions per 64-byte block.
     package static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.reserveCapacity((message.count + 9 + 63) / 64 * 64)
-        message.append(0x80)
-        message.append(contentsOf: repeatElement(0, count: (56 &- message.count % 64 + 64) % 64))
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        let words = bytes.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { digest(of: $0) }
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        appendHex(words, digits: 64, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the first `digits` hex digits (lower-case) of `words` to `text`.
+    package static func appendHex(_ words: Words, digits: Int, to text: inout [UInt8]) {
+        withUnsafeBytes(of: words) { raw in
+            for digit in 0..<min(digits, 64) {
+                let word = raw.load(fromByteOffset: digit / 8 * 4, as: UInt32.self)
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt32(28 - digit % 8 * 4)) & 0xF
+                text.append(nibble < 10 ? nibble &+ 48 : nibble &+ 87)
+            }
         }
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-        )
+    }
+
+    /// The digest of `bytes`.
+    ///
+    /// Whole blocks are read where they lie (no copy of the message); only the last block or
+    /// two, with the padding, are copied to a buffer on the stack. The rounds are unrolled
+    /// eight at a time, so that the eight working variables change roles instead of being
+    /// moved each round. (The migrator hashes every object of the schema at each launch:
+    /// ``SchemaFingerprint``.)
+    package static func digest(of bytes: UnsafeRawBufferPointer) -> Words {
+        var h: Words = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        let count = bytes.count
+        let whole = count / 64 * 64
         k.withUnsafeBufferPointer { k in
-            message.withUnsafeBufferPointer { m in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                    for chunk in stride(from: 0, to: m.count, by: 64) {
-                        for i in 0..<16 {
-                            let j = chunk &+ i &* 4
-                            w[i] = UInt32(m[j]) << 24 | UInt32(m[j &+ 1]) << 16 | UInt32(m[j &+ 2]) << 8 | UInt32(m[j &+ 3])
-                        }
-                        for i in 16..<64 {
-                            let s0 = rotr(w[i &- 15], 7) ^ rotr(w[i &- 15], 18) ^ (w[i &- 15] >> 3)
-                            let s1 = rotr(w[i &- 2], 17) ^ rotr(w[i &- 2], 19) ^ (w[i &- 2] >> 10)
-                            w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
-                        }
-                        var (a, b, c, d, e, f, g, hh) = h
-                        for i in 0..<64 {
-                            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                            let ch = (e & f) ^ (~e & g)
-                            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                            let maj = (a & b) ^ (a & c) ^ (b & c)
-                            let t2 = s0 &+ maj
-                            hh = g
-                            g = f
-                            f = e
-                            e = d &+ t1
-                            d = c
-                            c = b
-                            b = a
-                            a = t1 &+ t2
-                        }
-                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                guard let w = w.baseAddress, let k = k.baseAddress else { return }
+                if let base = bytes.baseAddress {
+                    var offset = 0
+                    while offset < whole {
+                        compress(&h, base + offset, w, k)
+                        offset &+= 64
                     }
+                }
+                // The rest, 0x80, zeros, and the length in bits: one block or two.
+                withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+                    guard let tailBase = tail.baseAddress else { return }
+                    let rest = count &- whole
+                    if rest > 0, let base = bytes.baseAddress { tailBase.copyMemory(from: base + whole, byteCount: rest) }
+                    tailBase.storeBytes(of: 0x80, toByteOffset: rest, as: UInt8.self)
+                    let blocks = rest < 56 ? 1 : 2
+                    let end = blocks &* 64
+                    var zero = rest &+ 1
+                    while zero < end &- 8 {
+                        tailBase.storeBytes(of: 0, toByteOffset: zero, as: UInt8.self)
+                        zero &+= 1
+                    }
+                    tailBase.storeBytes(of: (UInt64(count) &* 8).bigEndian, toByteOffset: end &- 8, as: UInt64.self)
+                    compress(&h, UnsafeRawPointer(tailBase), w, k)
+                    if blocks == 2 { compress(&h, UnsafeRawPointer(tailBase + 64), w, k) }
                 }
             }
         }
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 64) { out in
-            digits.withUTF8Buffer { digits in
-                var position = 0
-                for word in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-                    for shift in stride(from: 28, through: 0, by: -4) {
-                        out[position] = digits[Int((word >> UInt32(shift)) & 0xF)]
-                        position += 1
-                    }
-                }
-            }
-            return 64
+        return h
+    }
+
+    /// One 64-byte block of the compression function; `w` has room for 64 words.
+    @inline(__always)
+    private static func compress(_ h: inout Words, _ block: UnsafeRawPointer, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
+        for i in 0..<16 {
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
         }
+        for i in 16..<64 {
+            let x = w[i &- 15], y = w[i &- 2]
+            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+            w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        var i = 0
+        while i < 64 {
+            round(a, b, c, &d, e, f, g, &hh, k[i] &+ w[i])
+            round(hh, a, b, &c, d, e, f, &g, k[i &+ 1] &+ w[i &+ 1])
+            round(g, hh, a, &b, c, d, e, &f, k[i &+ 2] &+ w[i &+ 2])
+            round(f, g, hh, &a, b, c, d, &e, k[i &+ 3] &+ w[i &+ 3])
+            round(e, f, g, &hh, a, b, c, &d, k[i &+ 4] &+ w[i &+ 4])
+            round(d, e, f, &g, hh, a, b, &c, k[i &+ 5] &+ w[i &+ 5])
+            round(c, d, e, &f, g, hh, a, &b, k[i &+ 6] &+ w[i &+ 6])
+            round(b, c, d, &e, f, g, hh, &a, k[i &+ 7] &+ w[i &+ 7])
+            i &+= 8
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    }
+
+    /// One round: `d` and `h` take their new values; the other six only change roles, which
+    /// the caller does by passing them in another order next time.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ kw: UInt32
+    ) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d = d &+ t1
+        h = t1 &+ t2
     }
 
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 {
-        (x >> n) | (x << (32 &- n))
+        (x &>> n) | (x &<< (32 &- n))
     }
 }

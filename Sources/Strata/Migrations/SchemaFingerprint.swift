@@ -26,38 +26,70 @@ public struct SchemaFingerprint: Sendable, Hashable {
     }
 
     /// The fingerprint of the `main` database of `conn`.
+    ///
+    /// The migrator computes it at every launch, so it reads the rows with a statement (no
+    /// `Row` values) in the manifest's order, hashes each object's bytes from one
+    /// reused buffer and writes the manifest as bytes: the same manifest and digest as a
+    /// plain implementation (`SchemaFingerprintTests` compares them), for a fraction of the
+    /// instructions.
     public init(_ conn: Connection) throws {
+        let statement = try conn.cachedStatement(sql: Self.objectsSQL)
+        defer { statement.reset() }
         var objects: [(type: String, name: String, table: String, sql: String?)] = []
-        for row in try conn.fetch(
-            sql: """
-                SELECT type, name, tbl_name, sql FROM main.sqlite_master
-                WHERE name NOT IN ('sqlite_sequence', '\(Migrator.historyTable)') AND tbl_name <> '\(Migrator.historyTable)'
-                  AND name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'
-                """)
-        {
-            objects.append((try row.get(0), try row.get(1), try row.get(2), try row.get(3)))
+        while try statement.step() {
+            objects.append(
+                (statement.string(at: 0), statement.string(at: 1), statement.string(at: 2), statement.isNull(at: 3) ? nil : statement.string(at: 3)))
         }
-        // By the bytes of type, then name (no arrays made for each comparison).
-        objects.sort { a, b in
+        // By the bytes of type, then name: the query's order already in a UTF-8 database; a
+        // UTF-16 one compares other bytes, so the order is checked (a pass) and made if needed.
+        func precedes(_ a: (type: String, name: String, table: String, sql: String?), _ b: (type: String, name: String, table: String, sql: String?)) -> Bool {
             a.type != b.type ? a.type.utf8.lexicographicallyPrecedes(b.type.utf8) : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
         }
-        var lines: [String] = []
+        if objects.indices.dropFirst().contains(where: { precedes(objects[$0], objects[$0 - 1]) }) {
+            objects.sort(by: precedes)
+        }
+        var bytes: [UInt8] = []
+        var manifest: [UInt8] = []
+        manifest.reserveCapacity(objects.count * 48)
         for object in objects {
-            var bytes: [UInt8] = []
-            for field in [object.type, object.name, object.table] {
-                bytes += Array(field.utf8)
-                bytes.append(0)
-            }
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: object.type.utf8)
+            bytes.append(0)
+            bytes.append(contentsOf: object.name.utf8)
+            bytes.append(0)
+            bytes.append(contentsOf: object.table.utf8)
+            bytes.append(0)
             if let sql = object.sql {
                 bytes.append(1)
-                bytes += Array(sql.utf8)
+                bytes.append(contentsOf: sql.utf8)
             }
             bytes.append(0)
-            lines.append("\(object.type)\t\(Self.escape(object.name))\t\(SHA256.hex(of: bytes).prefix(16))")
+            if !manifest.isEmpty { manifest.append(UInt8(ascii: "\n")) }
+            manifest.append(contentsOf: object.type.utf8)
+            manifest.append(UInt8(ascii: "\t"))
+            if object.name.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
+                manifest.append(contentsOf: Self.escape(object.name).utf8)
+            } else {
+                manifest.append(contentsOf: object.name.utf8)
+            }
+            manifest.append(UInt8(ascii: "\t"))
+            SHA256.appendHex(bytes.withUnsafeBytes { SHA256.digest(of: $0) }, digits: 16, to: &manifest)
         }
-        manifest = lines.joined(separator: "\n")
-        digest = SHA256.hex(of: Array(manifest.utf8))
+        self.manifest = String(decoding: manifest, as: UTF8.self)
+        digest = SHA256.hex(of: manifest)
     }
+
+    /// The objects of the fingerprint: every row of `sqlite_schema` but the history table's
+    /// (and its indexes), `sqlite_sequence` and the `sqlite_stat*` tables; sorted by the bytes
+    /// of type, then name (in a UTF-8 database, SQLite's `BINARY` collation compares the UTF-8
+    /// bytes, as the manifest's order is defined; it sorts in C what a Swift sort of strings
+    /// spent about 1.4 M instructions on for 100 objects).
+    static let objectsSQL = """
+        SELECT type, name, tbl_name, sql FROM main.sqlite_master
+        WHERE name NOT IN ('sqlite_sequence', '\(Migrator.historyTable)') AND tbl_name <> '\(Migrator.historyTable)'
+          AND name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'
+        ORDER BY type COLLATE BINARY, name COLLATE BINARY
+        """
 
     /// The objects (`table customer`, `index customer_name` …) whose stored SQL differs
     /// between `self` (the recorded structure) and `live`, each with what happened to it:

@@ -6,10 +6,11 @@ import Foundation
 /// observation work is done once per transaction.
 ///
 /// - `sqlite3_commit_hook` (once per commit) collects what the transaction may have written:
-///   the SQL texts of the writing statements that ran in it. SQLite counts the runs of each
-///   prepared statement (`SQLITE_STMTSTATUS_RUN`, bumped by the statement's first instruction);
-///   the hook walks the connection's prepared statements (`sqlite3_next_stmt`), takes those
-///   that may write and ran, and resets their counters. A statement finalized inside the
+///   the SQL texts of the writing statements that ran in it. While the hooks are installed,
+///   `Statement.step()` puts its statement in the connection's ``StepLog`` (once per commit);
+///   the hook looks at those statements only (O(statements run), not O(statements prepared)),
+///   takes those that may write and ran (SQLite's `SQLITE_STMTSTATUS_RUN`, bumped by the
+///   statement's first instruction), and resets their counters. A statement finalized inside the
 ///   transaction (`execute(sql:)`'s) reports itself from `Statement.deinit`. What each SQL text
 ///   writes (triggers and foreign-key actions included) was decided once, when the
 ///   ``ObservationCenter`` prepared it with an authorizer; never per run.
@@ -27,6 +28,8 @@ import Foundation
 /// `writeWithoutTransaction`.
 final class WriterHooks: @unchecked Sendable {
     let handle: OpaquePointer
+    /// The writer connection's statements stepped since the last commit or rollback.
+    private let stepLog: StepLog
     private weak var center: ObservationCenter?
     private weak var database: Database?
     /// SQL of the writing statements finalized inside the open transaction.
@@ -48,6 +51,7 @@ final class WriterHooks: @unchecked Sendable {
 
     init(connection: Connection, center: ObservationCenter, database: Database? = nil) {
         handle = connection.handle
+        stepLog = connection.stepLog
         self.center = center
         self.database = database
         totalChanges = sqlite3_total_changes64(connection.handle)
@@ -56,8 +60,15 @@ final class WriterHooks: @unchecked Sendable {
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     func install(on connection: Connection) {
-        // Runs counted before observation started belong to no observed transaction.
-        forEachRanStatement { _ in }
+        // Runs counted before observation started belong to no observed transaction: every
+        // statement's counter is reset, once; from now on steps are logged.
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            sqlite3_stmt_status(current, SQLITE_STMTSTATUS_RUN, 1)
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        stepLog.drain { _ in }
+        stepLog.isOn = true
         totalChanges = sqlite3_total_changes64(handle)
         sqlite3_commit_hook(handle, writerCommitHook, context)
         sqlite3_rollback_hook(handle, writerRollbackHook, context)
@@ -68,20 +79,20 @@ final class WriterHooks: @unchecked Sendable {
         sqlite3_commit_hook(handle, nil, nil)
         sqlite3_rollback_hook(handle, nil, nil)
         removeRowHook()
+        stepLog.isOn = false
+        stepLog.drain { _ in }
         connection.observationHooks = nil
     }
 
-    /// Calls `body` with the SQL text of every statement of the connection that may write and
-    /// ran since the last call, and resets their run counters.
+    /// Calls `body` with the SQL text of every statement stepped since the last call that may
+    /// write and ran, and resets their run counters: the statements of the ``StepLog``.
     private func forEachRanStatement(_ body: (UnsafePointer<CChar>) -> Void) {
-        var statement = sqlite3_next_stmt(handle, nil)
-        while let current = statement {
+        stepLog.drain { current in
             if sqlite3_stmt_readonly(current) == 0, sqlite3_stmt_status(current, SQLITE_STMTSTATUS_RUN, 1) > 0,
                let text = sqlite3_sql(current)
             {
                 body(text)
             }
-            statement = sqlite3_next_stmt(handle, current)
         }
     }
 

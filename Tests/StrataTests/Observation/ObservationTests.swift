@@ -243,6 +243,28 @@ final class Counter: Sendable {
         #expect(bookChanges.all.map(\.primaryKey) == [[.integer(1)], [.integer(3)], [.integer(4)]])
     }
 
+    /// The commit hook looks only at the statements stepped since the last commit (the
+    /// connection's step log), not at every statement the writer holds: a writer statement
+    /// prepared and run before the observation began, and run again under it, is seen; so it
+    /// is after that observation ended and another began (the log starts over).
+    @Test func writerStatementsPreparedBeforeTheObservationAreSeen() async throws {
+        let dir = try TemporaryDirectory()
+        let db = try open(.file, dir)
+        let insert: CachedSQL = "INSERT INTO book (title) VALUES ('cached')"
+        try await db.write { conn in
+            for index in 0..<200 { _ = try conn.cachedStatement(sql: "SELECT \(index) FROM member") }
+            try conn.withCachedStatement(insert) { try $0.run() }
+        }
+        for round in 1...2 {
+            let books = Collector(db.observe { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM book") ?? -1 })
+            #expect(await eventually { books.last == round })
+            try await db.write { conn in try conn.withCachedStatement(insert) { try $0.run() } }
+            #expect(await eventually { books.last == round + 1 })
+            books.cancel()
+            #expect(await eventually { db.observationRegistrationCount == 0 })
+        }
+    }
+
     /// A trigger's write and a foreign-key cascade count as writes to their tables.
     @Test func triggersAndForeignKeyCascadesAreSeen() async throws {
         let dir = try TemporaryDirectory()

@@ -56,6 +56,38 @@ import Testing
         }
     }
 
+    /// `date(at:)` and `uuid(at:)` read the text without asking the type first: every storage
+    /// class still reads as before, and whatever is not a date or a UUID (NULL included) throws.
+    @Test func datesAndUUIDsOfEveryStorageClass() throws {
+        let dates = try readAll(
+            "(1709294400), (1709294400.25), ('2024-03-01 12:00:00'), (CAST('2024-03-01 12:00:00' AS BLOB)), (NULL), ('nope'), ('1709294400'), (x'00')"
+        ) { try $0.date(at: 0) }
+        #expect(dates.prefix(4).map { try? $0.get().timeIntervalSince1970 } == [1_709_294_400, 1_709_294_400.25, 1_709_294_400, 1_709_294_400])
+        for failure in dates.dropFirst(4) {
+            guard case .failure(let error) = failure else {
+                Issue.record("expected an error, read \(failure)")
+                continue
+            }
+            #expect(error.kind == .decoding)
+            #expect(error.message.contains("not a date"))
+        }
+        let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        let expected = UUID(uuidString: text)
+        let uuids = try readAll(
+            "('\(text)'), ('\(text.lowercased())'), (x'E621E1F8C36C495A93FC0C247A3E6E5F'), (CAST('\(text)' AS BLOB)), "
+                + "(NULL), ('E621E1F8C36C495A'), ('E621E1F8-C36C-495A-93FC-0C247A3E6E5G'), (42), (x'E621E1F8C36C495A93FC0C247A3E6E')"
+        ) { try $0.uuid(at: 0) }
+        #expect(uuids.prefix(4).map { try? $0.get() } == [expected, expected, expected, expected])
+        for failure in uuids.dropFirst(4) {
+            guard case .failure(let error) = failure else {
+                Issue.record("expected an error, read \(failure)")
+                continue
+            }
+            #expect(error.kind == .decoding)
+            #expect(error.message.contains("not a UUID"))
+        }
+    }
+
     @Test func integersConvertAsSQLiteWouldOrThrow() throws {
         let results = try readAll("(42), ('42'), (' 7 '), (3.0), ('3.0'), (3.5), ('abc'), (x'01'), ('')") {
             try $0.convertedInt(at: 0, table: "t", column: "v")

@@ -18,6 +18,11 @@
 // after the observers have their first value, inside `measuredStrataInsert`/`measuredGRDBInsert`,
 // for callgrind (Benchmarks/Observation/callgrind.sh counts the instructions of that call: the
 // writer's work, commit and notification included; the observers' refetches run on other threads).
+// `ObservationBench commits <observers> <cached>` makes the writer prepare <cached> statements
+// of its own (`cachedStatement(sql:)`, kept for the connection's life), then runs
+// `measuredStrataCommits`: 1,000 one-row `write`s, with <observers> observers of another table;
+// what observation costs a commit when the writer holds many prepared statements
+// (Benchmarks/Observation/callgrind.sh --commits).
 import Foundation
 import GRDB
 import Strata
@@ -89,6 +94,7 @@ enum Config {
     static let commits = Int(ProcessInfo.processInfo.environment["COMMITS"] ?? "") ?? 200
     static let insertRuns = Int(ProcessInfo.processInfo.environment["INSERT_RUNS"] ?? "") ?? 5
     static let rows = Int(ProcessInfo.processInfo.environment["ROWS"] ?? "") ?? 50_000
+    static let smallCommits = 1_000
 }
 
 func freshPath() -> String {
@@ -161,6 +167,43 @@ func strataInsert(observers: Int, target: Target) throws -> Double {
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     // Every observer has seen the commit before the next run starts.
     arrivals.wait(for: observers, toSee: 0, targets: (0..<observers).map { target.finalValue($0, rows: Config.rows) })
+    for task in tasks { task.cancel() }
+    return elapsed
+}
+
+/// The measured call of the commit workload: `Config.smallCommits` writes of one row each.
+@inline(never)
+func measuredStrataCommits(_ db: Strata.Database) throws {
+    for value in 0..<Config.smallCommits {
+        try db.write { conn in
+            let statement = try conn.cachedStatement(sql: "INSERT INTO item (v) VALUES (?)")
+            try statement.bind(value, at: 1)
+            try statement.run()
+        }
+    }
+}
+
+/// One-row commits on a writer holding `cached` prepared statements, with `observers`
+/// observers of other tables; in ms.
+func strataCommits(observers: Int, cached: Int) throws -> Double {
+    let db = try strataDatabase()
+    try db.write { conn in
+        for index in 0..<cached { _ = try conn.cachedStatement(sql: "SELECT v FROM other\(index % Config.tables) WHERE id = \(index)") }
+    }
+    let arrivals = Arrivals()
+    var tasks: [Task<Void, Error>] = []
+    for index in 0..<observers {
+        let sql = Target.unrelated.query(index)
+        tasks.append(Task.detached {
+            for try await count in db.observe({ try $0.fetchValue(Int.self, sql: sql) ?? 0 }) {
+                arrivals.report(index, count)
+            }
+        })
+    }
+    arrivals.wait(for: observers, toSee: 0)
+    let start = DispatchTime.now().uptimeNanoseconds
+    try measuredStrataCommits(db)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     for task in tasks { task.cancel() }
     return elapsed
 }
@@ -253,10 +296,21 @@ if arguments.first == "insert" {
     exit(0)
 }
 
+if arguments.first == "commits" {
+    // ObservationBench commits <observers> <cached>
+    guard arguments.count == 3, let observers = Int(arguments[1]), let cached = Int(arguments[2]), (0...500).contains(cached) else {
+        FileHandle.standardError.write(Data("usage: ObservationBench commits <observers> <cached statements, at most 500>\n".utf8))
+        exit(2)
+    }
+    let elapsed = try strataCommits(observers: observers, cached: cached)
+    print("strata \(Config.smallCommits) one-row commits, \(cached) cached statements, \(observers) observers: \(format(elapsed)) ms")
+    exit(0)
+}
+
 // `ObservationBench latency` or `ObservationBench inserts`: only that table.
 let only = arguments.first
 if only != nil && only != "latency" && only != "inserts" {
-    FileHandle.standardError.write(Data("usage: ObservationBench [latency | inserts | insert <unrelated|written> <observers> <strata|grdb>]\n".utf8))
+    FileHandle.standardError.write(Data("usage: ObservationBench [latency | inserts | insert <unrelated|written> <observers> <strata|grdb> | commits <observers> <cached>]\n".utf8))
     exit(2)
 }
 
