@@ -31,12 +31,10 @@ extension SwiftRenderer {
 
             \(remark("queries"))
             """)
-        out.block("public struct \(typeName): Sendable") { out in
-            out.line("/// The connection the queries run on.")
-            out.line("public let conn: PostgresDatabase.Connection")
-            out.line()
-            out.line("/// Queries that run on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
-            out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
+        out.connectionStruct(
+            "\(typeName): Sendable", connection: "PostgresDatabase.Connection", connDoc: "The connection the queries run on.",
+            initDoc: "Queries that run on `conn`; cheap to create, use it inside `pg.read`/`pg.write`."
+        ) { out in
             var used: Set<String> = []
             let statementNames = queries.map { SwiftNames.unique(SwiftNames.upperFirst($0.query.name) + "Statement", among: &used) }
             for (query, statementName) in zip(queries, statementNames) {
