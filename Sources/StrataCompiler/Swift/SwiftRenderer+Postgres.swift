@@ -38,27 +38,21 @@ extension SwiftRenderer {
             out.line("/// The PostgreSQL migrations of `\(schema.name).migrations/postgres/`, with their checksums.")
             renderMigrations("postgresMigrations", input.postgresMigrations, &out)
             out.line()
-            out.line("/// Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an")
-            out.line("/// advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing")
-            out.line("/// nothing, when an applied migration was edited, the database is newer than this code, or")
-            out.line("/// the history has a gap (see `PostgresMigrator`).")
-            out.line("///")
-            out.line("/// ```swift")
-            out.line("/// try await \(schema.name).migrate(pg)")
-            out.line("/// ```")
-            if schema.tables.contains(where: \.expires) {
-                out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.")
-            }
-            out.line("@discardableResult")
-            out.block("public static func migrate(_ pg: PostgresDatabase) async throws -> [Migration]") { out in
-                if schema.tables.contains(where: \.expires) {
-                    out.line("let applied = try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
-                    out.line("try await purgeExpired(pg)")
-                    out.line("return applied")
-                } else {
-                    out.line("try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
-                }
-            }
+            renderMigrate(
+                "migrate(_ pg: PostgresDatabase) async throws",
+                doc: [
+                    "Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an",
+                    "advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing",
+                    "nothing, when an applied migration was edited, the database is newer than this code, or",
+                    "the history has a gap (see `PostgresMigrator`).",
+                    "",
+                    "```swift",
+                    "try await \(schema.name).migrate(pg)",
+                    "```",
+                ],
+                apply: ["try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)"],
+                purge: "try await purgeExpired(pg)", &out
+            )
             renderPostgresPurgeExpired(&out)
         }
     }
