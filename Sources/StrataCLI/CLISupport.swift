@@ -7,6 +7,24 @@ import StrataCompiler
 /// `strata migrate`, or the app) before giving up.
 let migrateBusyTimeout: TimeInterval = 60
 
+/// The `<schema>` argument of the commands that work on one schema file, declared once so that
+/// it reads and helps the same in each (`@OptionGroup var schemaFile: SchemaFileArgument`).
+struct SchemaFileArgument: ParsableArguments {
+    @Argument(help: "The schema file (<Name>.schema.yml).")
+    var schema: String
+}
+
+/// A command that takes the one `<schema>` argument of ``SchemaFileArgument``.
+protocol SchemaFileCommand {
+    /// The `<schema>` argument.
+    var schemaFile: SchemaFileArgument { get }
+}
+
+extension SchemaFileCommand {
+    /// The schema file's path, as given.
+    var schema: String { schemaFile.schema }
+}
+
 /// Prints what `status.drift` found, one indented line per difference between the file and
 /// the structure the applied migrations build (replayed in memory).
 func printDriftDetails(_ db: Database, migrations: [Migration], status: Migrator.Status) {

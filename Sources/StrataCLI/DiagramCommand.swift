@@ -6,14 +6,13 @@ extension DiagramFormat: ExpressibleByArgument {}
 
 extension StrataCommand {
     /// `strata diagram <schema> [--format mermaid|dot] [--output FILE]`.
-    struct Diagram: ParsableCommand {
+    struct Diagram: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Draw a schema as an entity-relationship diagram (Mermaid or Graphviz DOT).",
             discussion: HelpText.diagram
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "mermaid (an erDiagram for Markdown) or dot (for Graphviz).")
         var format: DiagramFormat = .mermaid

@@ -4,7 +4,7 @@ import StrataCompiler
 
 extension StrataCommand {
     /// `strata generate <schema> --output <dir>`: writes the Swift code of a schema.
-    struct Generate: ParsableCommand {
+    struct Generate: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate the Swift code of a schema file.",
             discussion: HelpText.generate + """
@@ -14,8 +14,7 @@ extension StrataCommand {
                 """
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "The directory to write <Name>.swift into.")
         var output: String?

@@ -5,7 +5,7 @@ import StrataCompiler
 
 extension StrataCommand {
     /// `strata migrate <schema> --database <file>`.
-    struct Migrate: ParsableCommand {
+    struct Migrate: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply the pending migrations of a schema to a database file.",
             discussion: HelpText.migrate + """
@@ -17,8 +17,7 @@ extension StrataCommand {
                 """
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "The SQLite database file (created when missing).")
         var database: String?

@@ -50,7 +50,7 @@ extension StrataCommand {
 
 extension StrataCommand.MigrationGroup {
     /// `strata migration new <schema> --name <name>`.
-    struct New: ParsableCommand {
+    struct New: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the next migration: the SQL that turns the schema built by the existing migrations into the declared one.",
             discussion: HelpText.migrationNew + """
@@ -60,8 +60,7 @@ extension StrataCommand.MigrationGroup {
                 """
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "The migration's name; converted to snake_case (add_phone).")
         var name: String
@@ -159,14 +158,13 @@ extension StrataCommand.MigrationGroup {
     }
 
     /// `strata migration verify <schema>`.
-    struct Verify: ParsableCommand {
+    struct Verify: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that replaying the migrations produces exactly the declared schema.",
             discussion: HelpText.migrationVerify + "Exits with 1 and lists every difference when they disagree."
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         func run() throws {
             let compiled = try compileOrExit(schema)

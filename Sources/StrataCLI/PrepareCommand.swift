@@ -32,7 +32,7 @@ public struct PostgresResultColumn: Sendable {
 
 extension StrataCommand {
     /// `strata prepare <schema> --url postgres://… [--check]`.
-    struct Prepare: ParsableCommand {
+    struct Prepare: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a schema's typed SQL queries against a PostgreSQL server and write <Name>.prepared.json.",
             discussion: HelpText.prepare + """
@@ -45,8 +45,7 @@ extension StrataCommand {
                 """
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "A PostgreSQL URL (postgres://user@host:port/db) of a server to prepare the queries on; only a scratch schema is created there, and it is rolled back.")
         var url: String

@@ -5,7 +5,7 @@ import StrataCompiler
 
 extension StrataCommand {
     /// `strata status <schema> --database <file>`.
-    struct Status: ParsableCommand {
+    struct Status: ParsableCommand, SchemaFileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a database's version, its applied migrations and the pending ones.",
             discussion: HelpText.status + """
@@ -15,8 +15,7 @@ extension StrataCommand {
                 """
         )
 
-        @Argument(help: "The schema file (<Name>.schema.yml).")
-        var schema: String
+        @OptionGroup var schemaFile: SchemaFileArgument
 
         @Option(name: .long, help: "The SQLite database file.")
         var database: String?

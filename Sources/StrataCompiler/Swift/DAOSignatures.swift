@@ -41,12 +41,10 @@ struct DAOSignatures {
         members: (inout SwiftWriter) -> Void
     ) {
         out.doc(doc)
-        out.block("public struct \(name): \(conformance)") { out in
-            out.line("/// The connection the DAO runs on.")
-            out.line("public let conn: \(connection)")
-            out.line()
-            out.line("/// A DAO on `conn`; cheap to create, use it inside \(scopes).")
-            out.block("public init(_ conn: \(connection))") { out in out.line("self.conn = conn") }
+        out.connectionStruct(
+            "\(name): \(conformance)", connection: connection, connDoc: "The connection the DAO runs on.",
+            initDoc: "A DAO on `conn`; cheap to create, use it inside \(scopes)."
+        ) { out in
             out.line()
             members(&out)
         }

@@ -58,54 +58,60 @@ extension SwiftRenderer {
     /// `<Database>.purgeExpired(_ pg:)` on the PostgreSQL namespace, when some table expires:
     /// each table's `PurgeExpired` statement in one transaction.
     func renderPostgresPurgeExpired(_ out: inout SwiftWriter) {
-        let tables = schema.tables.filter(\.expires)
-        guard !tables.isEmpty else { return }
-        out.line()
-        out.line("/// Deletes the expired rows of \(tables.map { "`\($0.recordName)`" }.joined(separator: ", ")) on PostgreSQL: those whose")
-        out.line("/// `expiresAt` is not after the database's clock (`PostgresDatabase.Configuration.now`), in one")
-        out.line("/// transaction, and returns how many it deleted (rows that `ON DELETE` actions remove with")
-        out.line("/// them are not counted). Reads leave expired rows out already; this reclaims their space.")
-        out.line("/// `migrate(_ pg:)` runs it once.")
-        out.line("///")
-        out.line("/// ```swift")
-        out.line("/// let purged = try await \(schema.name).purgeExpired(pg)")
-        out.line("/// ```")
-        out.line("@discardableResult")
-        out.block("public static func purgeExpired(_ pg: PostgresDatabase) async throws -> Int") { out in
-            out.line("try await pg.write { conn in")
-            out.line("    let now = conn.now")
-            out.line("    var purged = 0")
-            for table in tables {
-                let dao = SwiftNames.identifier(table.recordName + "PostgresDAO")
-                out.line("    purged += try await conn.execute(\(dao).PurgeExpired(now: now))")
-            }
-            out.line("    return purged")
-            out.line("}")
+        renderPurgeExpired("purgeExpired(_ pg: PostgresDatabase) async throws", write: "try await pg.write", &out) { tables in
+            """
+                Deletes the expired rows of \(tables) on PostgreSQL: those whose
+                `expiresAt` is not after the database's clock (`PostgresDatabase.Configuration.now`), in one
+                transaction, and returns how many it deleted (rows that `ON DELETE` actions remove with
+                them are not counted). Reads leave expired rows out already; this reclaims their space.
+                `migrate(_ pg:)` runs it once.
+
+                ```swift
+                let purged = try await \(schema.name).purgeExpired(pg)
+                ```
+                """
+        } purge: { table in
+            ["purged += try await conn.execute(\(SwiftNames.identifier(table.recordName + "PostgresDAO")).PurgeExpired(now: now))"]
         }
     }
 
     /// `<Database>.purgeExpired(_:)` on the namespace, when some table expires.
     func renderPurgeExpired(_ out: inout SwiftWriter) {
+        renderPurgeExpired("purgeExpired(_ db: Database) throws", write: "try db.write", &out) { tables in
+            """
+                Deletes the expired rows of \(tables): those whose `expiresAt` is not
+                after the database's clock (`Database.Configuration.now`), in one transaction, and returns
+                how many it deleted (rows that `ON DELETE` actions remove with them are not counted).
+                Reads leave expired rows out already; this reclaims their space. `migrate` runs it once.
+
+                ```swift
+                let purged = try \(schema.name).purgeExpired(db)
+                ```
+                """
+        } purge: { table in
+            let sql = DAOPlan(table: table, schema: schema).purgeExpiredSQL
+            return ["try conn.execute(sql: \(SwiftNames.stringLiteral(sql)), arguments: [now])", "purged += conn.changes"]
+        }
+    }
+
+    /// `public static func <signature> -> Int` (`@discardableResult`) when some table expires,
+    /// documented by the text `doc` gives for the list of their records: in one `<write> { conn in }`
+    /// transaction at `conn.now`, the `purge` lines of each such table (adding to `purged`), then
+    /// `purged`. The SQLite and PostgreSQL namespaces' `purgeExpired` share this shape.
+    private func renderPurgeExpired(
+        _ signature: String, write: String, _ out: inout SwiftWriter, doc: (String) -> String, purge: (Table) -> [String]
+    ) {
         let tables = schema.tables.filter(\.expires)
         guard !tables.isEmpty else { return }
         out.line()
-        out.line("/// Deletes the expired rows of \(tables.map { "`\($0.recordName)`" }.joined(separator: ", ")): those whose `expiresAt` is not")
-        out.line("/// after the database's clock (`Database.Configuration.now`), in one transaction, and returns")
-        out.line("/// how many it deleted (rows that `ON DELETE` actions remove with them are not counted).")
-        out.line("/// Reads leave expired rows out already; this reclaims their space. `migrate` runs it once.")
-        out.line("///")
-        out.line("/// ```swift")
-        out.line("/// let purged = try \(schema.name).purgeExpired(db)")
-        out.line("/// ```")
+        out.doc(doc(tables.map { "`\($0.recordName)`" }.joined(separator: ", ")))
         out.line("@discardableResult")
-        out.block("public static func purgeExpired(_ db: Database) throws -> Int") { out in
-            out.line("try db.write { conn in")
+        out.block("public static func \(signature) -> Int") { out in
+            out.line("\(write) { conn in")
             out.line("    let now = conn.now")
             out.line("    var purged = 0")
             for table in tables {
-                let sql = DAOPlan(table: table, schema: schema).purgeExpiredSQL
-                out.line("    try conn.execute(sql: \(SwiftNames.stringLiteral(sql)), arguments: [now])")
-                out.line("    purged += conn.changes")
+                for line in purge(table) { out.line("    " + line) }
             }
             out.line("    return purged")
             out.line("}")

@@ -38,29 +38,44 @@ extension SwiftRenderer {
             out.line("/// The migrations of `\(schema.name).migrations/`, with their checksums.")
             renderMigrations("migrations", input.migrations, &out)
             out.line()
-            out.line("/// Applies the pending migrations to `db`, each in its own transaction, and returns the")
-            out.line("/// ones applied. Refuses, changing nothing, when an applied migration was edited, the")
-            out.line("/// database is newer than this code, the history has a gap, or the file's structure was")
-            out.line("/// altered outside the migrations (see `Migrator`).")
-            out.line("/// Foreign keys are left on or off as `configuration` says.")
-            if schema.tables.contains(where: \.expires) {
-                out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.")
-            }
-            out.line("@discardableResult")
-            out.block("public static func migrate(_ db: Database) throws -> [Migration]") { out in
-                if schema.tables.contains(where: \.expires) {
-                    out.line("let applied = try db.writeWithoutTransaction { conn in")
-                    out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
-                    out.line("}")
-                    out.line("try purgeExpired(db)")
-                    out.line("return applied")
-                } else {
-                    out.line("try db.writeWithoutTransaction { conn in")
-                    out.line("    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)")
-                    out.line("}")
-                }
-            }
+            renderMigrate(
+                "migrate(_ db: Database) throws",
+                doc: [
+                    "Applies the pending migrations to `db`, each in its own transaction, and returns the",
+                    "ones applied. Refuses, changing nothing, when an applied migration was edited, the",
+                    "database is newer than this code, the history has a gap, or the file's structure was",
+                    "altered outside the migrations (see `Migrator`).",
+                    "Foreign keys are left on or off as `configuration` says.",
+                ],
+                apply: [
+                    "try db.writeWithoutTransaction { conn in",
+                    "    try Migrator(migrations: migrations).migrate(conn, foreignKeys: configuration.foreignKeys)",
+                    "}",
+                ],
+                purge: "try purgeExpired(db)", &out
+            )
             renderPurgeExpired(&out)
+        }
+    }
+
+    /// `public static func <signature> -> [Migration]` (`@discardableResult`), documented by the
+    /// `doc` lines: runs the `apply` lines, which return the migrations applied; when some table
+    /// expires, then runs `purge` once (and says so in the doc) before returning them. The SQLite
+    /// and PostgreSQL namespaces' `migrate` share this shape.
+    func renderMigrate(_ signature: String, doc: [String], apply: [String], purge: String, _ out: inout SwiftWriter) {
+        let expires = schema.tables.contains(where: \.expires)
+        for line in doc { out.line(line.isEmpty ? "///" : "/// " + line) }
+        if expires { out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.") }
+        out.line("@discardableResult")
+        out.block("public static func \(signature) -> [Migration]") { out in
+            guard expires, let first = apply.first else {
+                for line in apply { out.line(line) }
+                return
+            }
+            out.line("let applied = " + first)
+            for line in apply.dropFirst() { out.line(line) }
+            out.line(purge)
+            out.line("return applied")
         }
     }
 

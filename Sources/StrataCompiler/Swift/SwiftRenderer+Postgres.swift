@@ -38,27 +38,21 @@ extension SwiftRenderer {
             out.line("/// The PostgreSQL migrations of `\(schema.name).migrations/postgres/`, with their checksums.")
             renderMigrations("postgresMigrations", input.postgresMigrations, &out)
             out.line()
-            out.line("/// Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an")
-            out.line("/// advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing")
-            out.line("/// nothing, when an applied migration was edited, the database is newer than this code, or")
-            out.line("/// the history has a gap (see `PostgresMigrator`).")
-            out.line("///")
-            out.line("/// ```swift")
-            out.line("/// try await \(schema.name).migrate(pg)")
-            out.line("/// ```")
-            if schema.tables.contains(where: \.expires) {
-                out.line("/// Then deletes the expired rows once, with `purgeExpired(_:)`.")
-            }
-            out.line("@discardableResult")
-            out.block("public static func migrate(_ pg: PostgresDatabase) async throws -> [Migration]") { out in
-                if schema.tables.contains(where: \.expires) {
-                    out.line("let applied = try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
-                    out.line("try await purgeExpired(pg)")
-                    out.line("return applied")
-                } else {
-                    out.line("try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)")
-                }
-            }
+            renderMigrate(
+                "migrate(_ pg: PostgresDatabase) async throws",
+                doc: [
+                    "Applies the pending PostgreSQL migrations to `pg`, each in its own transaction under an",
+                    "advisory lock (two deploys cannot race), and returns the ones applied. Refuses, changing",
+                    "nothing, when an applied migration was edited, the database is newer than this code, or",
+                    "the history has a gap (see `PostgresMigrator`).",
+                    "",
+                    "```swift",
+                    "try await \(schema.name).migrate(pg)",
+                    "```",
+                ],
+                apply: ["try await PostgresMigrator.migrate(pg, migrations: postgresMigrations)"],
+                purge: "try await purgeExpired(pg)", &out
+            )
             renderPostgresPurgeExpired(&out)
         }
     }
@@ -332,10 +326,10 @@ extension SwiftRenderer {
 
     /// `struct Insert: PostgresPreparedStatement { … }`.
     func renderPreparedStatement(_ statement: PostgresStatement, dao: String, _ out: inout SwiftWriter) {
-        out.line("/// `\(statement.sql.replacingOccurrences(of: "\n", with: " "))`")
-        out.block("struct \(statement.typeName): PostgresPreparedStatement") { out in
-            out.line("static let name = \(SwiftNames.stringLiteral("strata_" + Migration.checksum(of: statement.sql).prefix(24)))")
-            out.line("static let sql = \(SwiftNames.stringLiteral(statement.sql))")
+        let bindLines = statement.bindings.map { postgresBindLine($0.type, isOptional: $0.isOptional, value: $0.value) }
+        renderPostgresStatement(
+            statement.typeName, sql: statement.sql, summary: statement.sql.replacingOccurrences(of: "\n", with: " "), bindLines: bindLines, &out
+        ) { out in
             switch statement.rows {
             case .none: out.line("typealias Row = Void")
             case .records(let table): out.line("typealias Row = \(SwiftNames.identifier(table.recordName))")
@@ -347,19 +341,7 @@ extension SwiftRenderer {
             for property in statement.properties {
                 out.line("var \(SwiftNames.identifier(property.name)): \(property.type)")
             }
-            out.line()
-            out.block("func makeBindings() throws -> PostgresBindings") { out in
-                if statement.bindings.isEmpty {
-                    out.line("PostgresBindings()")
-                    return
-                }
-                out.line("var bindings = PostgresBindings(capacity: \(statement.bindings.count))")
-                for binding in statement.bindings {
-                    out.line(postgresBindLine(binding.type, isOptional: binding.isOptional, value: binding.value))
-                }
-                out.line("return bindings")
-            }
-            out.line()
+        } decoding: { out in
             switch statement.rows {
             case .none:
                 out.line("func decodeRow(_ row: PostgresRow) throws {}")
@@ -382,6 +364,35 @@ extension SwiftRenderer {
                     out.line("(try \(targetDAO).decode(row), try row.makeRandomAccess()[\(table.columns.count)].decode(String.self))")
                 }
             }
+        }
+    }
+
+    /// `struct <typeName>: PostgresPreparedStatement`, documented by `summary` (its SQL on one
+    /// line): its `name` (`strata_` and the start of the checksum of `sql`) and `sql`, what
+    /// `declarations` writes (its `Row` and properties), a `makeBindings()` appending
+    /// `bindLines`, then the `decodeRow` that `decoding` writes. The DAOs' statements and the
+    /// typed queries' share this shape.
+    func renderPostgresStatement(
+        _ typeName: String, sql: String, summary: String, bindLines: [String], _ out: inout SwiftWriter,
+        declarations: (inout SwiftWriter) -> Void, decoding: (inout SwiftWriter) -> Void
+    ) {
+        out.line("/// `\(summary)`")
+        out.block("struct \(typeName): PostgresPreparedStatement") { out in
+            out.line("static let name = \(SwiftNames.stringLiteral("strata_" + Migration.checksum(of: sql).prefix(24)))")
+            out.line("static let sql = \(SwiftNames.stringLiteral(sql))")
+            declarations(&out)
+            out.line()
+            out.block("func makeBindings() throws -> PostgresBindings") { out in
+                if bindLines.isEmpty {
+                    out.line("PostgresBindings()")
+                    return
+                }
+                out.line("var bindings = PostgresBindings(capacity: \(bindLines.count))")
+                for line in bindLines { out.line(line) }
+                out.line("return bindings")
+            }
+            out.line()
+            decoding(&out)
         }
     }
 

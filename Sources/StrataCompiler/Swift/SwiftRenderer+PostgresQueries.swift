@@ -31,12 +31,10 @@ extension SwiftRenderer {
 
             \(remark("queries"))
             """)
-        out.block("public struct \(typeName): Sendable") { out in
-            out.line("/// The connection the queries run on.")
-            out.line("public let conn: PostgresDatabase.Connection")
-            out.line()
-            out.line("/// Queries that run on `conn`; cheap to create, use it inside `pg.read`/`pg.write`.")
-            out.block("public init(_ conn: PostgresDatabase.Connection)") { out in out.line("self.conn = conn") }
+        out.connectionStruct(
+            "\(typeName): Sendable", connection: "PostgresDatabase.Connection", connDoc: "The connection the queries run on.",
+            initDoc: "Queries that run on `conn`; cheap to create, use it inside `pg.read`/`pg.write`."
+        ) { out in
             var used: Set<String> = []
             let statementNames = queries.map { SwiftNames.unique(SwiftNames.upperFirst($0.query.name) + "Statement", among: &used) }
             for (query, statementName) in zip(queries, statementNames) {
@@ -110,10 +108,11 @@ extension SwiftRenderer {
     /// `struct <Name>Statement: PostgresPreparedStatement { … }`.
     func renderPostgresQueryStatement(_ typed: PostgresTypedQuery, statementName: String, _ out: inout SwiftWriter) {
         let query = typed.query
-        out.line("/// `\(typed.sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))`")
-        out.block("struct \(statementName): PostgresPreparedStatement") { out in
-            out.line("static let name = \(SwiftNames.stringLiteral("strata_" + Migration.checksum(of: typed.sql).prefix(24)))")
-            out.line("static let sql = \(SwiftNames.stringLiteral(typed.sql))")
+        let summary = typed.sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let bindLines = zip(typed.bindings, typed.parameterTypes).map { index, postgresType in
+            postgresQueryBindLine(query.parameters[index], postgresType: postgresType)
+        }
+        renderPostgresStatement(statementName, sql: typed.sql, summary: summary, bindLines: bindLines, &out) { out in
             let types = zip(typed.bindings, typed.parameterTypes).map { index, postgresType -> String in
                 let parameter = query.parameters[index]
                 return "." + PostgresQueryCheck.bindingDataType(parameter.valueType.type, isList: parameter.isList, postgresType: postgresType)
@@ -125,19 +124,7 @@ extension SwiftRenderer {
                 let type = swiftType(parameter.valueType)
                 out.line("var \(SwiftNames.identifier(parameter.label)): \(parameter.isList ? "[\(type)]" : type)")
             }
-            out.line()
-            out.block("func makeBindings() throws -> PostgresBindings") { out in
-                if typed.bindings.isEmpty {
-                    out.line("PostgresBindings()")
-                    return
-                }
-                out.line("var bindings = PostgresBindings(capacity: \(typed.bindings.count))")
-                for (index, postgresType) in zip(typed.bindings, typed.parameterTypes) {
-                    out.line(postgresQueryBindLine(query.parameters[index], postgresType: postgresType))
-                }
-                out.line("return bindings")
-            }
-            out.line()
+        } decoding: { out in
             switch query.shape {
             case .changes:
                 out.line("func decodeRow(_ row: PostgresRow) throws {}")

@@ -24,14 +24,9 @@ extension SwiftRenderer {
 
             \(remark("queries"))
             """)
-        out.block("public struct \(typeName)") { out in
-            out.line("/// The connection the queries run on.")
-            out.line("public let conn: Connection")
-            out.line()
-            out.line("/// Queries that run on `conn`.")
-            out.block("public init(_ conn: Connection)") { out in
-                out.line("self.conn = conn")
-            }
+        out.connectionStruct(
+            typeName, connection: "Connection", connDoc: "The connection the queries run on.", initDoc: "Queries that run on `conn`."
+        ) { out in
             for query in queries {
                 if query.shape == .rows {
                     out.line()

@@ -26,6 +26,33 @@ extension SwiftRenderer {
             + " ORDER BY bm25(\(fts)) LIMIT ?2"
     }
 
+    /// `<name>(_ text:limit:)`, documented by `textDoc`, which quotes `text` (``FullTextQuery``)
+    /// for `<name>(matching:limit:)`, documented by `queryDoc`, whose body `body` writes; both
+    /// return `[<result>]`, at most `limit` of them (`limitNoun`). The plain and the snippet
+    /// searches share this shape.
+    private static func renderSearchMethods(
+        _ name: String, returns result: String, limitNoun: String, textParameter: String, textDoc: String, queryDoc: String,
+        _ out: inout SwiftWriter, body: (inout SwiftWriter) -> Void
+    ) {
+        let limit = "///   - limit: At most this many \(limitNoun); nil for all."
+        out.doc(textDoc)
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - text: " + textParameter)
+        out.line(limit)
+        out.block("public func \(name)(_ text: String, limit: Int? = nil) throws -> [\(result)]") { out in
+            out.line("guard let query = FullTextQuery.quoting(text) else { return [] }")
+            out.line("return try \(name)(matching: query, limit: limit)")
+        }
+        out.line()
+        out.doc(queryDoc)
+        out.line("///")
+        out.line("/// - Parameters:")
+        out.line("///   - query: An FTS5 query, used as written.")
+        out.line(limit)
+        out.block("public func \(name)(matching query: String, limit: Int? = nil) throws -> [\(result)]", body)
+    }
+
     /// Renders the search methods; returns the SQL constants they use (base names).
     func renderSearch(_ search: FullTextSearch, table: Table, _ out: inout SwiftWriter) -> [(name: String, sql: String)] {
         let record = SwiftNames.identifier(table.recordName)
@@ -33,54 +60,44 @@ extension SwiftRenderer {
         let searchConstant = "searchSQL"
         let snippetConstant = "searchWithSnippetsSQL"
 
-        out.line("/// The records whose \(columns) contain every word of `text`, best match first (FTS5's bm25).")
-        out.line("///")
-        out.line("/// Each word is searched for as written (see `FullTextQuery.quoting(_:)`): quotes, `*`, `-`,")
-        out.line("/// `OR`, `NEAR` … in `text` are never read as query syntax, so user input cannot cause a syntax")
-        out.line("/// error. Text without words finds nothing. For FTS5 query syntax on purpose use")
-        out.line("/// `search(matching:limit:)`.")
-        out.line("///")
-        out.line("/// - Parameters:")
-        out.line("///   - text: What the user typed.")
-        out.line("///   - limit: At most this many records; nil for all.")
-        out.block("public func search(_ text: String, limit: Int? = nil) throws -> [\(record)]") { out in
-            out.line("guard let query = FullTextQuery.quoting(text) else { return [] }")
-            out.line("return try search(matching: query, limit: limit)")
-        }
-        out.line()
-        out.line("/// The records matching the FTS5 query `query` (its full syntax: `swift OR rust`, `data*`,")
-        out.line("/// `NEAR(a b)`, `title: swift`), best match first (bm25). A query FTS5 cannot parse throws.")
-        out.line("///")
-        out.line("/// - Parameters:")
-        out.line("///   - query: An FTS5 query, used as written.")
-        out.line("///   - limit: At most this many records; nil for all.")
-        out.block("public func search(matching query: String, limit: Int? = nil) throws -> [\(record)]") { out in
+        Self.renderSearchMethods(
+            "search", returns: record, limitNoun: "records", textParameter: "What the user typed.",
+            textDoc: """
+                The records whose \(columns) contain every word of `text`, best match first (FTS5's bm25).
+
+                Each word is searched for as written (see `FullTextQuery.quoting(_:)`): quotes, `*`, `-`,
+                `OR`, `NEAR` … in `text` are never read as query syntax, so user input cannot cause a syntax
+                error. Text without words finds nothing. For FTS5 query syntax on purpose use
+                `search(matching:limit:)`.
+                """,
+            queryDoc: """
+                The records matching the FTS5 query `query` (its full syntax: `swift OR rust`, `data*`,
+                `NEAR(a b)`, `title: swift`), best match first (bm25). A query FTS5 cannot parse throws.
+                """,
+            &out
+        ) { out in
             Self.renderSearchStatement(constant: searchConstant, table: table, &out)
             out.line("var records: [\(record)] = []")
             out.line("while try statement.step() { records.append(try Self.decode(statement)) }")
             out.line("return records")
         }
         out.line()
-        out.line("/// Like `search(_:limit:)`, with a snippet of each record: about \(Self.snippetTokens) words of its best-matching")
-        out.line("/// column around the matches, each match between `\(Self.snippetOpen)` and `\(Self.snippetClose)`, `\(Self.snippetEllipsis)` where text is left out.")
-        out.line("///")
-        out.line("/// - Parameters:")
-        out.line("///   - text: What the user typed; every word is searched for as written.")
-        out.line("///   - limit: At most this many results; nil for all.")
-        out.block("public func searchWithSnippets(_ text: String, limit: Int? = nil) throws -> [(record: \(record), snippet: String)]") { out in
-            out.line("guard let query = FullTextQuery.quoting(text) else { return [] }")
-            out.line("return try searchWithSnippets(matching: query, limit: limit)")
-        }
-        out.line()
-        out.line("/// Like `search(matching:limit:)` (an FTS5 query, used as written), with a snippet of each")
-        out.line("/// record as `searchWithSnippets(_:limit:)` makes it.")
-        out.line("///")
-        out.line("/// - Parameters:")
-        out.line("///   - query: An FTS5 query, used as written.")
-        out.line("///   - limit: At most this many results; nil for all.")
-        out.block("public func searchWithSnippets(matching query: String, limit: Int? = nil) throws -> [(record: \(record), snippet: String)]") { out in
+        let snippetRow = "(record: \(record), snippet: String)"
+        Self.renderSearchMethods(
+            "searchWithSnippets", returns: snippetRow, limitNoun: "results",
+            textParameter: "What the user typed; every word is searched for as written.",
+            textDoc: """
+                Like `search(_:limit:)`, with a snippet of each record: about \(Self.snippetTokens) words of its best-matching
+                column around the matches, each match between `\(Self.snippetOpen)` and `\(Self.snippetClose)`, `\(Self.snippetEllipsis)` where text is left out.
+                """,
+            queryDoc: """
+                Like `search(matching:limit:)` (an FTS5 query, used as written), with a snippet of each
+                record as `searchWithSnippets(_:limit:)` makes it.
+                """,
+            &out
+        ) { out in
             Self.renderSearchStatement(constant: snippetConstant, table: table, &out)
-            out.line("var results: [(record: \(record), snippet: String)] = []")
+            out.line("var results: [\(snippetRow)] = []")
             out.block("while try statement.step()") { out in
                 out.line("results.append((try Self.decode(statement), statement.string(at: \(table.columns.count))))")
             }

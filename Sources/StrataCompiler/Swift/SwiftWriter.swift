@@ -60,6 +60,22 @@ struct SwiftWriter {
             line(trimmed.isEmpty ? "///" : "/// " + trimmed)
         }
     }
+
+    /// `public struct <declaration>` holding the `conn` (a `connection`, documented by `connDoc`)
+    /// it runs on, and its `init` (documented by `initDoc`), then what `members` writes: the shape
+    /// the DAOs and the typed queries of both backends share.
+    mutating func connectionStruct(
+        _ declaration: String, connection: String, connDoc: String, initDoc: String, members: (inout SwiftWriter) -> Void
+    ) {
+        block("public struct \(declaration)") { out in
+            out.line("/// " + connDoc)
+            out.line("public let conn: \(connection)")
+            out.line()
+            out.line("/// " + initDoc)
+            out.block("public init(_ conn: \(connection))") { out in out.line("self.conn = conn") }
+            members(&out)
+        }
+    }
 }
 
 extension Substring {
@@ -68,4 +84,5 @@ extension Substring {
         while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
         return String(self[startIndex..<end])
     }
+
 }
