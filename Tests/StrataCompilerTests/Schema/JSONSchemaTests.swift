@@ -128,14 +128,17 @@ import Testing
         "swift-type-on-text": .accepted,
     ]
 
-    /// Every `*.schema.yml` / `*.schema.yaml` of the repository outside build directories.
+    /// Every `*.schema.yml` / `*.schema.yaml` of the repository outside build directories and
+    /// the clones `Benchmarks/run.sh` leaves under `Benchmarks/results` (copies of the tree).
     static func schemaFiles() -> [URL] {
         let root = ExternalTool.repositoryRoot
         guard let enumerator = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else { return [] }
         var files: [URL] = []
         for case let url as URL in enumerator {
-            if url.lastPathComponent.hasPrefix(".build") || url.lastPathComponent == "node_modules" {
+            if url.lastPathComponent.hasPrefix(".build") || url.lastPathComponent == "node_modules"
+                || url.path.hasSuffix("/Benchmarks/results")
+            {
                 enumerator.skipDescendants()
                 continue
             }
