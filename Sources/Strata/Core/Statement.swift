@@ -186,7 +186,7 @@ public final class Statement {
     /// The text is read first, without asking SQLite the value's type (a call of about 110
     /// instructions per row): no number's text parses as a date (it has no `-` after four
     /// digits), so a parsed text is a date stored as text. Anything else — a number, NULL,
-    /// text that is not a date — takes the type check of ``numberDate(at:)``. (SQLite keeps a
+    /// text that is not a date — takes the type check of `numberDate(at:)`. (SQLite keeps a
     /// number's type when it converts it to text for `sqlite3_column_text`.)
     @inlinable
     public func date(at index: Int32) throws -> Date {
@@ -215,7 +215,7 @@ public final class Statement {
     /// A value of 36 bytes is read as text at once, without asking SQLite its type (a call of
     /// about 110 instructions per row); `sqlite3_column_bytes` converts nothing but numbers,
     /// whose text is never 36 bytes of a UUID. Any other length takes
-    /// ``uuidOfOtherLength(at:)``: 16 bytes are a UUID only when stored as a blob.
+    /// `uuidOfOtherLength(at:)`: 16 bytes are a UUID only when stored as a blob.
     @inlinable
     public func uuid(at index: Int32) throws -> UUID {
         // 36: `UUIDFormat.byteCount`, a literal here so that no global is read per row.
