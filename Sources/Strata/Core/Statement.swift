@@ -98,9 +98,10 @@ public final class Statement {
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
     ///
-    /// Always inlined (as ``run()`` is): a call per row or per write would cost what raw C
-    /// code does not spend.
-    @inlinable @inline(__always)
+    /// Inlinable and left to the optimizer: forcing it inline (as ``run()`` is) made callers
+    /// such as the generated `find` too large to be inlined themselves (+67 instructions per
+    /// lookup).
+    @inlinable
     public func step() throws -> Bool {
         needsReset = true
         if _slowPath(steppedAccess != stepLog.access) { noteStepped() }
