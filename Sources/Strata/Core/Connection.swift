@@ -209,8 +209,14 @@ public final class Connection {
     }
 
     /// Ends one `read`/`write` closure's use of the connection.
+    ///
+    /// Resets the statements stepped in the closure that are still stepping (``StepLog/stepped``):
+    /// a walk of every prepared statement (``resetActiveStatements()``) cost each closure time in
+    /// proportion to the statement cache (21,700 instructions per write with 500 cached
+    /// statements). Every statement the connection prepares is a ``Statement`` stepped by
+    /// ``Statement/step()``; `execute(sql:)`'s `sqlite3_exec` finalizes its own.
     func endAccess() {
-        resetActiveStatements()
+        stepLog.resetStepped()
         if let observationHooks { observationHooks.publishCommits() }
         if !retiredSlots.isEmpty { releaseRetiredSlots() }
         access.generation &+= 1
@@ -433,6 +439,12 @@ final class AccessGeneration {
 final class StepLog {
     /// True while observation's hooks are installed.
     @exclusivity(unchecked) @usableFromInline var isOn = false
+    /// Counts the `read`/`write` closures that have ended (``resetStepped()``): a statement
+    /// whose ``Statement/steppedAccess`` differs has not been stepped in the current one.
+    @exclusivity(unchecked) @usableFromInline var access = 0
+    /// The statements stepped in the current `read`/`write` closure, each once; nil for one
+    /// finalized since.
+    @exclusivity(unchecked) var stepped: [Unmanaged<Statement>?] = []
     /// The statements stepped since the last ``drain(_:)``; nil for one finalized since.
     @exclusivity(unchecked) var statements: [Unmanaged<Statement>?] = []
 
@@ -443,6 +455,32 @@ final class StepLog {
     func append(_ statement: Statement) {
         statement.stepLogIndex = statements.count
         statements.append(.passUnretained(statement))
+    }
+
+    /// Adds `statement`, stepped for the first time in the current closure, to ``stepped``.
+    func appendStepped(_ statement: Statement) {
+        statement.steppedAccess = access
+        statement.steppedIndex = stepped.count
+        stepped.append(.passUnretained(statement))
+    }
+
+    /// A statement being finalized leaves ``stepped``.
+    func removeStepped(at index: Int) {
+        if index < stepped.count { stepped[index] = nil }
+    }
+
+    /// Resets the statements of ``stepped`` that are still stepping (a fetch abandoned when
+    /// decoding threw, a cursor not read to its end), so that none keeps an old read snapshot
+    /// open after its closure ends, and starts a new closure's list.
+    func resetStepped() {
+        for entry in stepped {
+            guard let entry else { continue }
+            entry._withUnsafeGuaranteedRef { statement in
+                if sqlite3_stmt_busy(statement.handle) != 0 { sqlite3_reset(statement.handle) }
+            }
+        }
+        stepped.removeAll(keepingCapacity: true)
+        access &+= 1
     }
 
     /// A statement being finalized leaves the list.

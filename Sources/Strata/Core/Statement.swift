@@ -38,6 +38,11 @@ public final class Statement {
     @usableFromInline let stepLog: StepLog
     /// This statement's place in ``stepLog``'s list; -1 while it is not in it.
     @exclusivity(unchecked) @usableFromInline var stepLogIndex = -1
+    /// The ``StepLog/access`` in which the statement last joined ``StepLog/stepped`` (the
+    /// statements the end of the `read`/`write` closure resets); -1 before its first step.
+    @exclusivity(unchecked) @usableFromInline var steppedAccess = -1
+    /// This statement's place in ``StepLog/stepped`` while `steppedAccess` is the log's access.
+    @exclusivity(unchecked) @usableFromInline var steppedIndex = 0
 
     init(handle: OpaquePointer, sql: String, connection: Connection? = nil) {
         self.handle = handle
@@ -48,6 +53,7 @@ public final class Statement {
 
     deinit {
         if stepLogIndex >= 0 { stepLog.remove(at: stepLogIndex) }
+        if steppedAccess == stepLog.access { stepLog.removeStepped(at: steppedIndex) }
         // Observation learns here what a statement that ran inside a transaction wrote.
         if stepLog.isOn, let hooks = connection?.observationHooks { hooks.statementFinalizing(handle) }
         sqlite3_finalize(handle)
@@ -92,11 +98,13 @@ public final class Statement {
 
     /// Runs the statement to its next row: `true` when a row is ready to read, `false` when done.
     ///
-    /// Always inlined (as ``run()`` is): a call per row or per write would cost what raw C
-    /// code does not spend.
-    @inlinable @inline(__always)
+    /// Inlinable and left to the optimizer: forcing it inline (as ``run()`` is) made callers
+    /// such as the generated `find` too large to be inlined themselves (+67 instructions per
+    /// lookup).
+    @inlinable
     public func step() throws -> Bool {
         needsReset = true
+        if _slowPath(steppedAccess != stepLog.access) { noteStepped() }
         if _slowPath(stepLog.isOn), stepLogIndex < 0 { logStep() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
@@ -116,6 +124,14 @@ public final class Statement {
     @usableFromInline @inline(never)
     func logStep() {
         if stepLogIndex < 0 { stepLog.append(self) }
+    }
+
+    /// Puts the statement in its connection's list of the statements stepped in the current
+    /// `read`/`write` closure (``StepLog/stepped``), which the end of the closure resets: at
+    /// its first step in the closure, out of line so that ``step()`` stays small.
+    @usableFromInline @inline(never)
+    func noteStepped() {
+        stepLog.appendStepped(self)
     }
 
     /// The error SQLite reports for `code`.

@@ -65,6 +65,28 @@ import Testing
         #expect(try db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } == 4)
     }
 
+    /// The end of a closure resets the statements stepped in it (not a walk of every prepared
+    /// statement): a statement stepped in an earlier closure and left mid-result in a later
+    /// one is reset too, and one finalized mid-closure leaves the list safely.
+    @Test func statementsLeftMidResultInLaterClosuresAreReset() throws {
+        let dir = try TemporaryDirectory()
+        let db = try fileDatabase(dir, readers: 1)
+        try db.write { try $0.execute(sql: "CREATE TABLE t(v); INSERT INTO t VALUES (1), (2), (3)") }
+        for round in 0..<3 {
+            try db.read { conn in
+                // Finalized inside the closure, after its first step.
+                do {
+                    let dropped = try conn.makeStatement(sql: "SELECT v FROM t")
+                    #expect(try dropped.step())
+                }
+                let statement = try conn.cachedStatement(sql: "SELECT v FROM t")
+                #expect(try statement.step())
+            }
+            try db.write { try $0.execute(sql: "INSERT INTO t VALUES (\(10 + round))") }
+            #expect(try db.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } == 4 + round)
+        }
+    }
+
     @Test func aCursorUsedAfterItsClosureIsMisuse() throws {
         let dir = try TemporaryDirectory()
         let db = try fileDatabase(dir)
