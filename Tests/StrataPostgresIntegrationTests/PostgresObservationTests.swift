@@ -31,6 +31,9 @@ struct PostgresObservationTests {
             // Up to five commits, each by a new psql process: the best latency must be within
             // 250 ms. (A single sample measured the machine as much as the observer: with the
             // whole suite running on 2 cores, one commit was once seen after 0.73 s.)
+            // `.ci/run` runs this test again alone with STRATA_LATENCY_STRICT=1 for the 250 ms bound;
+            // inside the parallel suite (600 tests on 2 cores) the bound is 2 s.
+            let limit = ProcessInfo.processInfo.environment["STRATA_LATENCY_STRICT"] == nil ? 2.0 : 0.25
             var latencies: [Double] = []
             for count in 1...5 {
                 let output = try await PostgresTestServer.offCooperativeThreads {
@@ -40,9 +43,9 @@ struct PostgresObservationTests {
                 let seen = try await received.waitFor { $0 == count }
                 latencies.append(seen.timeIntervalSince1970 - committing)
                 #expect(fetches.value == count + 1, "one fetch per commit")
-                if latencies.last ?? 1 < 0.25 { break }
+                if latencies.last ?? limit < limit { break }
             }
-            #expect(latencies.contains { $0 < 0.25 }, "the commits of another process were seen after \(latencies) s")
+            #expect(latencies.contains { $0 < limit }, "the commits of another process were seen after \(latencies) s (limit \(limit) s)")
         }
     }
 
