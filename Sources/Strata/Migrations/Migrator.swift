@@ -8,12 +8,15 @@ import Foundation
 ///   `ON DELETE` actions, and `PRAGMA foreign_key_check` before it commits; `foreign_keys` is
 ///   restored afterwards whatever happened.
 /// - Each applied migration is recorded in `strata_migrations` (version, name, checksum,
-///   applied at, and the ``SchemaFingerprint`` of the structure it left) and in
-///   `PRAGMA user_version`.
+///   applied at, the ``SchemaFingerprint`` of the structure it left and the schema cookie,
+///   `PRAGMA schema_version`, it left) and in `PRAGMA user_version`.
 /// - Before anything runs, the history is checked: a changed checksum of an applied migration,
 ///   a database newer than the code, a gap in either, or a structure that no longer matches the
 ///   fingerprint recorded with the last applied migration (someone altered the file: drift)
-///   refuses with ``StrataError/Kind/migrationRefused`` and changes nothing. A migration whose
+///   refuses with ``StrataError/Kind/migrationRefused`` and changes nothing. (SQLite changes
+///   the schema cookie with every change of the structure: while the file's cookie is the one
+///   recorded, the structure is the recorded one and is not fingerprinted again; that keeps
+///   the check off the cost of a launch.) A migration whose
 ///   SQL fails leaves the database exactly as it was before that migration
 ///   (``StrataError/Kind/migrationFailed``).
 /// - The checks and each migration run while holding the write lock: a second process
@@ -36,6 +39,11 @@ public struct Migrator: Sendable {
         /// applied by a Strata version that did not record it (the next `migrate` records the
         /// live one).
         public var fingerprint: SchemaFingerprint?
+        /// The file's schema cookie (`PRAGMA schema_version`) right after this migration; nil
+        /// when it was not recorded (an older Strata, a baseline). While the live cookie is
+        /// this one, the live structure is ``fingerprint``: SQLite changes the cookie with
+        /// every change of a table, index, view or trigger.
+        public var schemaVersion: Int?
     }
 
     /// The live structure differs from the one recorded with the last applied migration.
@@ -97,19 +105,21 @@ public struct Migrator: Sendable {
         let historyColumns = try Self.historyColumns(conn)
         let hasHistory = !historyColumns.isEmpty
         let hasFingerprints = historyColumns.contains("schema_fingerprint") && historyColumns.contains("schema_objects")
+        let hasSchemaVersions = historyColumns.contains("schema_version")
         let userVersion = try conn.fetchValue(Int.self, sql: "PRAGMA user_version") ?? 0
         var applied: [AppliedMigration] = []
         if hasHistory {
             let fingerprintColumns = hasFingerprints ? "schema_fingerprint, schema_objects" : "NULL, NULL"
+            let schemaVersionColumn = hasSchemaVersions ? "schema_version" : "NULL"
             for row in try conn.fetch(
-                sql: "SELECT version, name, checksum, applied_at, \(fingerprintColumns) FROM \(Self.historyTable) ORDER BY version")
+                sql: "SELECT version, name, checksum, applied_at, \(fingerprintColumns), \(schemaVersionColumn) FROM \(Self.historyTable) ORDER BY version")
             {
                 let digest: String? = try row.get(4)
                 let objects: String? = try row.get(5)
                 applied.append(
                     AppliedMigration(
                         version: try row.get(0), name: try row.get(1), checksum: try row.get(2), appliedAt: try row.get(3),
-                        fingerprint: digest.map { SchemaFingerprint(digest: $0, manifest: objects ?? "") }))
+                        fingerprint: digest.map { SchemaFingerprint(digest: $0, manifest: objects ?? "") }, schemaVersion: try row.get(6)))
             }
         }
         var problems = Migration.historyProblems(
@@ -119,7 +129,16 @@ public struct Migrator: Sendable {
             problems.append(
                 "the database has user_version \(userVersion) but no \(Self.historyTable) table: it was not created by Strata's migrator")
         }
-        let live = try SchemaFingerprint(conn)
+        let live: SchemaFingerprint
+        if let last = applied.last, let recorded = last.fingerprint, let recordedVersion = last.schemaVersion,
+            try Self.schemaVersion(conn) == recordedVersion
+        {
+            // The structure has not changed since it was fingerprinted (SQLite changes the
+            // cookie with every change of it): no need to read and hash it again.
+            live = recorded
+        } else {
+            live = try SchemaFingerprint(conn)
+        }
         var drift: Drift?
         if let last = applied.last {
             if let recorded = last.fingerprint, recorded.digest != live.digest {
@@ -136,6 +155,12 @@ public struct Migrator: Sendable {
         return Status(
             applied: applied, userVersion: userVersion, pending: pending, latestVersion: latestVersion, problems: problems,
             drift: drift, liveFingerprint: live)
+    }
+
+    /// The schema cookie of the `main` database of `conn`: SQLite changes it with every change
+    /// of the structure (<https://www.sqlite.org/pragma.html#pragma_schema_version>).
+    static func schemaVersion(_ conn: Connection) throws -> Int {
+        try conn.fetchValue(Int.self, sql: "PRAGMA main.schema_version") ?? 0
     }
 
     /// The columns of the history table; empty when there is none.
@@ -215,8 +240,10 @@ public struct Migrator: Sendable {
                     // becomes the reference.
                     try upgradeHistoryTable(conn)
                     try conn.execute(
-                        sql: "UPDATE \(Self.historyTable) SET schema_fingerprint = ?, schema_objects = ? WHERE version = ?",
-                        arguments: [status.liveFingerprint.digest, status.liveFingerprint.manifest, last.version])
+                        sql: "UPDATE \(Self.historyTable) SET schema_fingerprint = ?, schema_objects = ?, schema_version = ? WHERE version = ?",
+                        arguments: [
+                            status.liveFingerprint.digest, status.liveFingerprint.manifest, try Self.schemaVersion(conn), last.version,
+                        ])
                 }
                 guard let migration = status.pending.first, migration.version <= target else { return nil }
                 running = migration
@@ -224,14 +251,18 @@ public struct Migrator: Sendable {
                 try upgradeHistoryTable(conn)
                 try conn.execute(sql: migration.sql)
                 let fingerprint = try SchemaFingerprint(conn)
+                // Read after the last change of the structure in this transaction (the
+                // migration's, the history table's): the insert and `user_version` below do
+                // not change the cookie.
+                let schemaVersion = try Self.schemaVersion(conn)
                 try conn.execute(
                     sql: """
-                        INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at, schema_fingerprint, schema_objects)
-                        VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO \(Self.historyTable) (version, name, checksum, applied_at, schema_fingerprint, schema_objects, schema_version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         migration.version, migration.name, migration.checksum, DateFormat.string(from: Date()), fingerprint.digest,
-                        fingerprint.manifest,
+                        fingerprint.manifest, schemaVersion,
                     ])
                 try conn.execute(sql: "PRAGMA user_version = \(migration.version)")
                 // A schema that turns foreign keys off may hold dangling references on purpose.
@@ -271,7 +302,8 @@ public struct Migrator: Sendable {
     }
 
     /// Creates the history table (its one definition, which a baseline uses too), or adds the
-    /// fingerprint columns to one made by an older Strata; inside the caller's transaction.
+    /// fingerprint and schema-cookie columns to one made by an older Strata; inside the
+    /// caller's transaction.
     func upgradeHistoryTable(_ conn: Connection) throws {
         try conn.execute(
             sql: """
@@ -281,12 +313,14 @@ public struct Migrator: Sendable {
                   checksum TEXT NOT NULL,
                   applied_at TEXT NOT NULL,
                   schema_fingerprint TEXT,
-                  schema_objects TEXT
+                  schema_objects TEXT,
+                  schema_version INTEGER
                 )
                 """)
         let columns = try Self.historyColumns(conn)
-        for column in ["schema_fingerprint", "schema_objects"] where !columns.contains(column) {
-            try conn.execute(sql: "ALTER TABLE \(Self.historyTable) ADD COLUMN \(column) TEXT")
+        for (column, type) in [("schema_fingerprint", "TEXT"), ("schema_objects", "TEXT"), ("schema_version", "INTEGER")]
+        where !columns.contains(column) {
+            try conn.execute(sql: "ALTER TABLE \(Self.historyTable) ADD COLUMN \(column) \(type)")
         }
     }
 }

@@ -135,6 +135,55 @@ import Testing
         #expect(try migrator.status(of: db).applied.allSatisfy { $0.fingerprint != nil })
     }
 
+    /// Each applied migration records the schema cookie it left; while the file's cookie is the
+    /// recorded one the structure is not fingerprinted again (the cost of a launch), and any
+    /// change of the structure changes the cookie, so drift is still caught.
+    @Test func theSchemaCookieGatesTheFingerprintWithoutHidingDrift() throws {
+        let dir = try TemporaryDirectory()
+        let db = try migrated(dir, upTo: 2)
+        let migrator = Migrator(migrations: Self.migrations)
+        let cookie = try db.read { try $0.fetchValue(Int.self, sql: "PRAGMA schema_version") }
+        let status = try migrator.status(of: db)
+        #expect(status.applied.last?.schemaVersion == cookie)
+        #expect(status.applied.allSatisfy { $0.schemaVersion != nil })
+        // A recorded manifest nobody could match: taken as the live one while the cookie is
+        // unchanged (proof that nothing was hashed) …
+        try db.write { try $0.execute(sql: "UPDATE strata_migrations SET schema_fingerprint = 'not-a-digest' WHERE version = 2") }
+        #expect(try migrator.status(of: db).drift == nil)
+        #expect(try migrator.status(of: db).liveFingerprint.digest == "not-a-digest")
+        // … and compared as soon as the structure changes: the cookie moved.
+        try db.writeWithoutTransaction { try $0.execute(sql: "CREATE INDEX later ON book (title)") }
+        let drifted = try migrator.status(of: db)
+        #expect(drifted.drift?.recordedDigest == "not-a-digest")
+        #expect(drifted.liveFingerprint.digest != "not-a-digest")
+    }
+
+    /// `VACUUM` changes the cookie but not the structure: the fingerprint is computed again and
+    /// matches. A history recorded before the cookie column existed is fingerprinted at every
+    /// status, and the next migration adds the column and records the cookie.
+    @Test func aChangedCookieWithTheSameStructureIsNoDrift() throws {
+        let dir = try TemporaryDirectory()
+        let db = try migrated(dir)
+        let before = try db.read { try $0.fetchValue(Int.self, sql: "PRAGMA schema_version") }
+        try db.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
+        try db.writeWithoutTransaction { try $0.execute(sql: "CREATE TABLE t (x); DROP TABLE t") }
+        let after = try db.read { try $0.fetchValue(Int.self, sql: "PRAGMA schema_version") }
+        #expect(before != after)
+        let migrator = Migrator(migrations: Self.migrations)
+        #expect(try migrator.status(of: db).problems.isEmpty)
+        // An older history: no schema_version column.
+        try db.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE strata_migrations DROP COLUMN schema_version") }
+        let old = try migrator.status(of: db)
+        #expect(old.problems.isEmpty && old.applied.last?.schemaVersion == nil)
+        try db.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE author ADD COLUMN extra TEXT") }
+        #expect(try migrator.status(of: db).drift != nil, "drift is caught without a recorded cookie")
+        try db.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE author DROP COLUMN extra") }
+        #expect(try migrator.migrate(db, upTo: 2).map(\.version) == [2])
+        let upgraded = try migrator.status(of: db)
+        #expect(upgraded.applied.last?.schemaVersion == (try db.read { try $0.fetchValue(Int.self, sql: "PRAGMA schema_version") }))
+        #expect(upgraded.problems.isEmpty)
+    }
+
     @Test func hostileNamesRoundTripThroughTheManifest() throws {
         let dir = try TemporaryDirectory()
         let name = "a\tb\nc\\d\r\ne"

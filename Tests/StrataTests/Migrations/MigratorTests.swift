@@ -183,7 +183,7 @@ import Testing
             }
         }
         #expect(try history(adopted) == (try history(migrated)))
-        #expect(try history(adopted).map { $0[0] } == ["version", "name", "checksum", "applied_at", "schema_fingerprint", "schema_objects"].map(DatabaseValue.text))
+        #expect(try history(adopted).map { $0[0] } == ["version", "name", "checksum", "applied_at", "schema_fingerprint", "schema_objects", "schema_version"].map(DatabaseValue.text))
         #expect(try Migrator(migrations: [MigratorTests.v1, MigratorTests.v2]).migrate(adopted).map(\.version) == [2])
         #expect(try Migrator(migrations: [MigratorTests.v1, MigratorTests.v2]).status(of: adopted).problems.isEmpty)
     }
