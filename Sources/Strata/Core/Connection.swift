@@ -426,15 +426,17 @@ final class AccessGeneration {
     @exclusivity(unchecked) @usableFromInline var generation = 0
 }
 
-/// The statements of a connection stepped since the last commit or rollback, kept only while
-/// observation's hooks are installed on it (``isOn``): the commit hook then looks at the
-/// statements that ran, not at every statement the connection has prepared (a walk of
+/// The statements of a connection that ran recently, in two lists of one kind
+/// (``StatementList``): those stepped in the current `read`/`write` closure (``stepped``, which
+/// the end of the closure resets), and, while observation's hooks are installed on it
+/// (``isOn``), those stepped since the last commit or rollback (``statements``, which the commit
+/// hook looks at instead of every statement the connection has prepared: a walk of
 /// `sqlite3_next_stmt` cost a commit time in proportion to the statement cache).
 ///
-/// ``Statement/step()`` adds its statement once (when ``isOn`` and it is not in the list yet); a
-/// statement leaves the list when it is finalized. Only the connection's thread touches it
-/// (its closures and SQLite's hooks, which run inside them), so exclusivity is not checked at
-/// run time.
+/// ``Statement/step()`` adds its statement to each list once (the first step in the closure,
+/// the first step after a commit); a statement leaves both lists when it is finalized. Only the
+/// connection's thread touches it (its closures and SQLite's hooks, which run inside them), so
+/// exclusivity is not checked at run time.
 @usableFromInline
 final class StepLog {
     /// True while observation's hooks are installed.
@@ -442,61 +444,79 @@ final class StepLog {
     /// Counts the `read`/`write` closures that have ended (``resetStepped()``): a statement
     /// whose ``Statement/steppedAccess`` differs has not been stepped in the current one.
     @exclusivity(unchecked) @usableFromInline var access = 0
-    /// The statements stepped in the current `read`/`write` closure, each once; nil for one
-    /// finalized since.
-    @exclusivity(unchecked) var stepped: [Unmanaged<Statement>?] = []
-    /// The statements stepped since the last ``drain(_:)``; nil for one finalized since.
-    @exclusivity(unchecked) var statements: [Unmanaged<Statement>?] = []
+    /// The statements stepped in the current `read`/`write` closure.
+    @exclusivity(unchecked) var stepped = StatementList()
+    /// The statements stepped since the last ``drain(_:)``.
+    @exclusivity(unchecked) var statements = StatementList()
 
     init() {}
 
-    /// Adds `statement`, which is not in the list.
+    /// Adds `statement`, which is not in ``statements``.
     @usableFromInline
     func append(_ statement: Statement) {
-        statement.stepLogIndex = statements.count
-        statements.append(.passUnretained(statement))
+        statement.stepLogIndex = statements.append(statement)
     }
 
     /// Adds `statement`, stepped for the first time in the current closure, to ``stepped``.
     func appendStepped(_ statement: Statement) {
         statement.steppedAccess = access
-        statement.steppedIndex = stepped.count
-        stepped.append(.passUnretained(statement))
+        statement.steppedIndex = stepped.append(statement)
     }
 
     /// A statement being finalized leaves ``stepped``.
     func removeStepped(at index: Int) {
-        if index < stepped.count { stepped[index] = nil }
+        stepped.remove(at: index)
     }
 
     /// Resets the statements of ``stepped`` that are still stepping (a fetch abandoned when
     /// decoding threw, a cursor not read to its end), so that none keeps an old read snapshot
     /// open after its closure ends, and starts a new closure's list.
     func resetStepped() {
-        for entry in stepped {
-            guard let entry else { continue }
-            entry._withUnsafeGuaranteedRef { statement in
-                if sqlite3_stmt_busy(statement.handle) != 0 { sqlite3_reset(statement.handle) }
-            }
+        stepped.drain { statement in
+            if sqlite3_stmt_busy(statement.handle) != 0 { sqlite3_reset(statement.handle) }
         }
-        stepped.removeAll(keepingCapacity: true)
         access &+= 1
     }
 
-    /// A statement being finalized leaves the list.
+    /// A statement being finalized leaves ``statements``.
     func remove(at index: Int) {
-        if index < statements.count { statements[index] = nil }
+        statements.remove(at: index)
     }
 
-    /// Calls `body` with the handle of every statement in the list and empties it.
+    /// Calls `body` with the handle of every statement of ``statements`` and empties it.
     func drain(_ body: (OpaquePointer) -> Void) {
-        for entry in statements {
-            guard let entry else { continue }
-            entry._withUnsafeGuaranteedRef { statement in
-                statement.stepLogIndex = -1
-                body(statement.handle)
-            }
+        statements.drain { statement in
+            statement.stepLogIndex = -1
+            body(statement.handle)
         }
-        statements.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Statements entered once each, by position, without retaining them: a finalized statement
+/// (whose `deinit` runs on the connection's thread) leaves a hole, so the positions handed out
+/// stay valid until the list is drained.
+struct StatementList {
+    private var entries: [Unmanaged<Statement>?] = []
+
+    /// Adds `statement` and returns its position.
+    mutating func append(_ statement: Statement) -> Int {
+        entries.append(.passUnretained(statement))
+        return entries.count - 1
+    }
+
+    /// The statement at `index` leaves the list (it is being finalized).
+    mutating func remove(at index: Int) {
+        if index < entries.count { entries[index] = nil }
+    }
+
+    /// Calls `body` with every statement still in the list, then empties it (keeping its
+    /// capacity: the lists are refilled at every closure or commit). `body` must not add or
+    /// finalize statements (no retain or release happens here, so no `deinit` can run).
+    mutating func drain(_ body: (Statement) -> Void) {
+        for entry in entries {
+            guard let entry else { continue }
+            entry._withUnsafeGuaranteedRef(body)
+        }
+        entries.removeAll(keepingCapacity: true)
     }
 }
