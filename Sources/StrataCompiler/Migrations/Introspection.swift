@@ -25,6 +25,8 @@ package enum SchemaIntrospector {
             let name: String = try row.get(0)
             tableOptions[name] = (try row.get(1, as: Int.self) != 0, try row.get(2, as: Int.self) != 0)
         }
+        // Every table's pragma rows at once (on any error, each table is asked alone).
+        let bulk = try? PragmaRows.read(conn)
         var tables: [DatabaseTable] = []  // assigned once: setting them builds the name lookups
         for row in objects {
             let type: String = try row.get(0)
@@ -42,7 +44,8 @@ package enum SchemaIntrospector {
                 guard name != Migrator.historyTable else { continue }
                 let options = tableOptions[name] ?? (false, false)
                 tables.append(
-                    try introspectTable(conn, name: name, sql: sql ?? "", strict: options.strict, withoutRowid: options.withoutRowid))
+                    try introspectTable(
+                        conn, name: name, sql: sql ?? "", strict: options.strict, withoutRowid: options.withoutRowid, bulk: bulk))
             case "view":
                 schema.views.append(DatabaseView(name: name, sql: sql ?? ""))
             case "trigger":
@@ -59,19 +62,73 @@ package enum SchemaIntrospector {
         }
         var indexes: [DatabaseIndex] = []
         for table in tables {
-            indexes += try introspectIndexes(conn, table: table, sql: indexSQL)
+            indexes += try introspectIndexes(conn, table: table, sql: indexSQL, bulk: bulk)
         }
         schema.tables = tables
         schema.indexes = indexes
         return schema
     }
 
-    static func introspectTable(_ conn: Connection, name: String, sql: String, strict: Bool, withoutRowid: Bool) throws -> DatabaseTable {
+    /// The rows of the schema pragmas for every (non-virtual) table, each pragma read for all
+    /// of them in one query (`sqlite_master` joined with the table-valued pragma) instead of
+    /// one query a table: by table name, the rows the per-table queries of
+    /// ``introspectTable(_:name:sql:strict:withoutRowid:bulk:)`` and
+    /// ``introspectIndexes(_:table:sql:bulk:)`` read, in their order. A table without an
+    /// entry (a virtual table) is asked alone, as before.
+    struct PragmaRows {
+        /// `table_xinfo`: name, type, notnull, dflt_value, pk, hidden (by cid).
+        var columns: [String: [Row]] = [:]
+        /// `foreign_key_list`: id, seq, table, from, to, on_update, on_delete (by id, seq).
+        var foreignKeys: [String: [Row]] = [:]
+        /// `index_list` (by index name) with each index's `index_xinfo` key rows: cid, name,
+        /// desc, coll (by seqno).
+        var indexes: [String: [(name: String, isUnique: Bool, origin: String, keys: [Row])]] = [:]
+
+        static func read(_ conn: Connection) throws -> PragmaRows {
+            var rows = PragmaRows()
+            // The arguments of a table-valued function refer to the tables left of it.
+            let tables = "m.type = 'table' AND m.sql NOT LIKE 'CREATE VIRTUAL TABLE%'"
+            for row in try conn.fetch(
+                sql: "SELECT x.name, x.type, x.\"notnull\", x.dflt_value, x.pk, x.hidden, m.name FROM sqlite_master m, pragma_table_xinfo(m.name) x WHERE \(tables) ORDER BY m.rowid, x.cid")
+            {
+                rows.columns[try row.get(6, as: String.self), default: []].append(row)
+            }
+            for row in try conn.fetch(
+                sql: "SELECT f.id, f.seq, f.\"table\", f.\"from\", f.\"to\", f.on_update, f.on_delete, m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE \(tables) ORDER BY m.rowid, f.id, f.seq")
+            {
+                rows.foreignKeys[try row.get(7, as: String.self), default: []].append(row)
+            }
+            var last: (table: String, index: String)?
+            for row in try conn.fetch(
+                sql: "SELECT k.cid, k.name, k.\"desc\", k.coll, i.name, i.\"unique\", i.origin, m.name FROM sqlite_master m, pragma_index_list(m.name) i, pragma_index_xinfo(i.name) k WHERE \(tables) AND i.origin IN ('u', 'c') AND k.key = 1 ORDER BY m.rowid, i.name, k.seqno")
+            {
+                let table: String = try row.get(7)
+                let index: String = try row.get(4)
+                if let last, last.table == table, last.index == index, let position = rows.indexes[table]?.indices.last {
+                    rows.indexes[table]?[position].keys.append(row)
+                } else {
+                    rows.indexes[table, default: []].append((index, try row.get(5, as: Int.self) != 0, try row.get(6), [row]))
+                }
+                last = (table, index)
+            }
+            return rows
+        }
+    }
+
+    static func introspectTable(
+        _ conn: Connection, name: String, sql: String, strict: Bool, withoutRowid: Bool, bulk: PragmaRows? = nil
+    ) throws -> DatabaseTable {
+        // The rows read for every table at once, when they cover this one.
+        let read = bulk?.columns[name].map { columns in
+            (columns: columns, foreignKeys: bulk?.foreignKeys[name] ?? [], indexes: bulk?.indexes[name] ?? [])
+        }
         let parsed = SQLTokenizer.parseCreateTable(sql)
         var table = DatabaseTable(name: name, isAutoincrement: parsed.hasAutoincrement, isStrict: strict, isWithoutRowid: withoutRowid, sql: sql)
         table.tableChecks = parsed.tableChecks
         var keyed: [(Int, String)] = []
-        for row in try conn.fetch(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", arguments: [name]) {
+        let columnRows = try read?.columns
+            ?? conn.fetch(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", arguments: [name])
+        for row in columnRows {
             let columnName: String = try row.get(0)
             let parsedColumn = parsed.columns.first { SQLName.same($0.name, columnName) }
             let column = DatabaseColumn(
@@ -91,10 +148,11 @@ package enum SchemaIntrospector {
         }
 
         var keys: [Int: DatabaseForeignKey] = [:]
-        for row in try conn.fetch(
-            sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
-            arguments: [name])
-        {
+        let foreignKeyRows = try read?.foreignKeys
+            ?? conn.fetch(
+                sql: "SELECT id, seq, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                arguments: [name])
+        for row in foreignKeyRows {
             let id: Int = try row.get(0)
             var key = try keys[id] ?? DatabaseForeignKey(
                 columns: [], parentTable: try row.get(2), parentColumns: [], onDelete: try row.get(6), onUpdate: try row.get(5))
@@ -113,22 +171,39 @@ package enum SchemaIntrospector {
             table.foreignKeys.append(key)
         }
 
-        for row in try conn.fetch(sql: "SELECT name, origin FROM pragma_index_list(?) WHERE origin = 'u' ORDER BY name", arguments: [name]) {
-            table.uniqueConstraints.append(try indexKeys(conn, index: try row.get(0), table: table, sql: "").map(\.text))
+        if let read {
+            for index in read.indexes where index.origin == "u" {
+                table.uniqueConstraints.append(try indexKeys(index.keys, table: table, sql: "").map(\.text))
+            }
+        } else {
+            for row in try conn.fetch(sql: "SELECT name, origin FROM pragma_index_list(?) WHERE origin = 'u' ORDER BY name", arguments: [name]) {
+                table.uniqueConstraints.append(try indexKeys(conn, index: try row.get(0), table: table, sql: "").map(\.text))
+            }
         }
         table.uniqueConstraints.sort { $0.joined(separator: ",") < $1.joined(separator: ",") }
         return table
     }
 
     /// The explicit indexes of `table`; `sql` holds each index's `CREATE INDEX` by the bytes of its name.
-    static func introspectIndexes(_ conn: Connection, table: DatabaseTable, sql indexSQL: [[UInt8]: String]) throws -> [DatabaseIndex] {
+    /// `bulk` holds the pragmas' rows for every table (``PragmaRows``) when it covers this one.
+    static func introspectIndexes(
+        _ conn: Connection, table: DatabaseTable, sql indexSQL: [[UInt8]: String], bulk: PragmaRows? = nil
+    ) throws -> [DatabaseIndex] {
+        var listed: [(name: String, isUnique: Bool, keys: [Row]?)] = []
+        if let bulk, bulk.columns[table.name] != nil {
+            listed = (bulk.indexes[table.name] ?? []).filter { $0.origin == "c" }.map { ($0.name, $0.isUnique, $0.keys) }
+        } else {
+            for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table.name]) {
+                listed.append((try row.get(0), try row.get(1, as: Int.self) != 0, nil))
+            }
+        }
         var result: [DatabaseIndex] = []
-        for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table.name]) {
-            let name: String = try row.get(0)
+        for entry in listed {
+            let name = entry.name
             let sql = indexSQL[Array(name.utf8)] ?? ""
-            let keys = try indexKeys(conn, index: name, table: table, sql: sql)
+            let keys = try entry.keys.map { try indexKeys($0, table: table, sql: sql) } ?? indexKeys(conn, index: name, table: table, sql: sql)
             var index = DatabaseIndex(
-                name: name, table: table.name, columns: keys.map(\.text), isUnique: try row.get(1, as: Int.self) != 0,
+                name: name, table: table.name, columns: keys.map(\.text), isUnique: entry.isUnique,
                 whereClause: SQLTokenizer.indexWhereClause(sql), sql: sql)
             index.keys = keys.map(\.key)
             result.append(index)
@@ -143,6 +218,12 @@ package enum SchemaIntrospector {
     /// NOCASE column is a plain index on that column.
     static func indexKeys(_ conn: Connection, index: String, table: DatabaseTable, sql: String) throws -> [(text: String, key: DatabaseIndex.Key)] {
         let rows = try conn.fetch(sql: "SELECT cid, name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", arguments: [index])
+        return try indexKeys(rows, table: table, sql: sql)
+    }
+
+    /// ``indexKeys(_:index:table:sql:)`` from the index's `index_xinfo` rows (cid, name, desc,
+    /// coll: its keys, by seqno).
+    static func indexKeys(_ rows: [Row], table: DatabaseTable, sql: String) throws -> [(text: String, key: DatabaseIndex.Key)] {
         let terms = rows.contains { (try? $0.get(0, as: Int.self)) == -2 } ? SQLTokenizer.indexTerms(sql) : []
         return try rows.enumerated().map { position, row in
             var key = DatabaseIndex.Key()

@@ -64,6 +64,13 @@ final class BulkReplay {
     /// The entered tables materialized so far (the work beyond linear: each costs one
     /// `CREATE` of SQLite's, proportional to the database).
     private(set) var materializedTables = 0
+    /// The tables and indexes the schema's checks executed (``ValidatedDatabase``), by their
+    /// SQL, which is the statement SQLite accepted and what it stored for it: a `CREATE` of
+    /// the replay with exactly that SQL is entered as that entry without executing it again
+    /// in the scratch database (an index only on a table whose SQL is the checked one too).
+    private var checked: [String: SQLiteChecker.SchemaObject] = [:]
+    /// The SQL of the checked tables, by folded name.
+    private var checkedTableSQL: [SQLName.Key: String] = [:]
 
     private init(db: Database, scratch: SQLiteChecker) {
         self.db = db
@@ -75,10 +82,13 @@ final class BulkReplay {
 
     /// A new in-memory database with `migrations` applied. Throws ``Refused`` when it cannot
     /// build it exactly (and on any error of the migrations).
-    static func replay(_ migrations: [Migration]) throws -> BulkReplay {
+    /// `catalog` is the database the schema's checks built (``CompiledSchema/catalog``):
+    /// the `CREATE TABLE` and `CREATE INDEX` statements it executed need no second check.
+    static func replay(_ migrations: [Migration], checked catalog: ValidatedDatabase = ValidatedDatabase()) throws -> BulkReplay {
         CompileWork.countReplay()
         guard let scratch = SQLiteChecker() else { throw Refused(description: "no scratch database") }
         let replay = BulkReplay(db: try Database.inMemory(configuration: .compilerChecks), scratch: scratch)
+        replay.learnChecked(catalog)
         do {
             try replay.db.writeWithoutTransaction { conn in
                 // As the Migrator runs a migration.
@@ -100,6 +110,22 @@ final class BulkReplay {
             throw Refused(description: "\(error)")
         }
         return replay
+    }
+
+    /// Reads the tables and indexes of `catalog` whose SQL is a statement it executed.
+    private func learnChecked(_ catalog: ValidatedDatabase) {
+        guard let db = catalog.database, !catalog.ddl.isEmpty else { return }
+        let executed = Set(catalog.ddl)
+        let rows = (try? db.read { conn in
+            try conn.fetch(sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL")
+        }) ?? []
+        for row in rows {
+            guard let type = try? row.get(0, as: String.self), let name = try? row.get(1, as: String.self),
+                let table = try? row.get(2, as: String.self), let sql = try? row.get(3, as: String.self), executed.contains(sql)
+            else { continue }
+            checked[sql] = SQLiteChecker.SchemaObject(type: type, name: name, tableName: table, sql: sql)
+            if type == "table" { checkedTableSQL[SQLName.key(name)] = sql }
+        }
     }
 
     /// Executes `sql` (one statement) on `conn`, the replayed database, as executing it in a
@@ -225,6 +251,13 @@ final class BulkReplay {
             let key = SQLName.key(name)
             guard try !exists(name, on: conn) else { return try executeAfterFlush(statement, on: conn) }
             try moveScratchToPending()
+            if let object = checked[statement.text], object.type == "table", SQLName.key(object.name) == key {
+                // What executing it in the scratch database would give, known from the checks.
+                pending.append(object)
+                pendingNames.insert(key)
+                tableSQL[key] = object.sql
+                return
+            }
             if let message = scratch.execute(statement.text) { throw Refused(description: message) }
             scratchTable = key
         case .createIndex(let name, let table) where table == scratchTable:
@@ -235,6 +268,14 @@ final class BulkReplay {
             // then every index): checked on that table alone in the scratch database.
             guard try !exists(name, on: conn), let sql = tableSQL[table] else { return try executeAfterFlush(statement, on: conn) }
             try moveScratchToPending()
+            if let object = checked[statement.text], object.type == "index", SQLName.key(object.name) == SQLName.key(name),
+                SQLName.key(object.tableName) == table, checkedTableSQL[table] == sql
+            {
+                // Checked on this very table by the checks.
+                pending.append(object)
+                pendingNames.insert(SQLName.key(object.name))
+                return
+            }
             if let message = scratch.execute(sql) { throw Refused(description: message) }
             if let message = scratch.execute(statement.text) { throw Refused(description: message) }
             guard let objects = scratch.schemaObjects() else { throw Refused(description: "cannot read the scratch database") }

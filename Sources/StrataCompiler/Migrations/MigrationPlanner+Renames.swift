@@ -161,7 +161,8 @@ extension MigrationPlanner {
                     columnMoves.append((table, Move(from: from, to: to)))
                 }
             }
-            let tokens = SQLTokenizer.tokenize(migration.sql)
+            // Only `ALTER TABLE … RENAME` renames: a migration without the word is not tokenized.
+            let tokens = Self.mentionsRename(migration.sql) ? SQLTokenizer.tokenize(migration.sql) : []
             var index = 0
             while index + 5 < tokens.count {
                 defer { index += 1 }
@@ -181,6 +182,25 @@ extension MigrationPlanner {
             history.columns.append(columnMoves.filter { !SQLName.identical($0.move.from, $0.move.to) }.map { ColumnMove(table: $0.table, move: $0.move) })
         }
         return history
+    }
+
+    /// Whether `sql` holds `rename` in any ASCII case (no other characters upper-case to
+    /// those letters, so a token that is the keyword `RENAME` is such a run).
+    static func mentionsRename(_ sql: String) -> Bool {
+        let word = Array("rename".utf8)
+        var matched = 0
+        for byte in sql.utf8 {
+            // `| 0x20` lowers an ASCII capital; only R, E, N, A, M (and the lower-case letters
+            // themselves) give these letters.
+            let lower = byte | 0x20
+            if lower == word[matched] {
+                matched += 1
+                if matched == word.count { return true }
+            } else {
+                matched = lower == word[0] ? 1 : 0  // no proper prefix of "rename" is a suffix of it
+            }
+        }
+        return false
     }
 
     /// A column rename of the history, with its table's latest name.

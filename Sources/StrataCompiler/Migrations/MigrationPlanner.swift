@@ -54,7 +54,7 @@ package enum MigrationPlanner {
                     enterNewTablesInBulk: enterNewTablesInBulk)
             }
         }
-        if let replay = try? BulkReplay.replay(migrations) {
+        if let replay = try? BulkReplay.replay(migrations, checked: catalog) {
             do {
                 return try replay.db.writeWithoutTransaction { conn in
                     try plan(

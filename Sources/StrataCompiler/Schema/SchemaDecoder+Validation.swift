@@ -285,9 +285,9 @@ extension SchemaDecoder {
     }
 
     /// What ``createTablesOneByOne(_:in:sqlite:)`` does, in linear time: each table and its
-    /// indexes are executed in a scratch database that holds only them (and dropped from it
-    /// after), so SQLite checks them exactly as it would in the full database and each
-    /// `CREATE` costs the same, and what SQLite stored for them is then entered into
+    /// indexes are executed in a scratch database that holds only them and the other tables
+    /// of a small batch (a fresh scratch database per batch), so SQLite checks them exactly
+    /// as it would in the full database and each `CREATE` costs the same, and what SQLite stored for them is then entered into
     /// `sqlite` at once (``SQLiteChecker/load(_:recording:)``), in the order
     /// ``createTablesOneByOne(_:in:sqlite:)`` would create them. A `CREATE` depends on the
     /// objects already in the database only through their names, so names that coincide
@@ -297,7 +297,7 @@ extension SchemaDecoder {
     /// reported, when the caller must run ``createTablesOneByOne(_:in:sqlite:)`` in a new
     /// database instead (names that coincide, or SQLite refused the entries).
     func createTablesInBulk(_ ordered: [(Int, Table)], in schema: Schema, into sqlite: SQLiteChecker) -> (problems: [TableProblem], created: [(Int, Table)])? {
-        guard let scratch = SQLiteChecker() else { return nil }
+        guard var scratch = SQLiteChecker() else { return nil }
         var problems: [TableProblem] = []
         var indexProblems: [TableProblem] = []
         var created: [(Int, Table)] = []
@@ -306,7 +306,40 @@ extension SchemaDecoder {
         var tableDDL: [String] = []
         var indexDDL: [String] = []
         var sequenceLoaded = false
+        // The scratch database holds a batch of tables at a time, not one: a fresh one per
+        // batch instead of a DROP TABLE and a read of sqlite_master per table. A `CREATE`
+        // depends on the other objects only through their names, so a table whose name, an
+        // index's name or its probe name (``locateTableProblem(_:tableIndex:in:sqlite:)``)
+        // is already in the batch starts a new one.
+        let batchSize = 32
+        var batchNames: Set<SQLName.Key> = []
+        var batchCount = 0
+        func harvest() -> Bool {
+            guard let objects = scratch.schemaObjects() else { return false }
+            for object in objects {
+                if object.type == "index" {
+                    indexObjects.append(object)
+                } else if object.name == "sqlite_sequence" {
+                    // AUTOINCREMENT's table, created with the first table that has it (in
+                    // each batch that has one).
+                    if !sequenceLoaded { tableObjects.append(object) }
+                    sequenceLoaded = true
+                } else {
+                    tableObjects.append(object)
+                }
+            }
+            return true
+        }
         for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
+            let names = ([table.sqlName, "strata_probe_\(tableIndex)"] + table.indexes.map(\.name)).map(SQLName.key)
+            if batchCount == batchSize || names.contains(where: batchNames.contains) {
+                guard harvest(), let fresh = SQLiteChecker() else { return nil }
+                scratch = fresh
+                batchNames = []
+                batchCount = 0
+            }
+            batchNames.formUnion(names)
+            batchCount += 1
             let sql = SQLRenderer.createTableSQL(table, in: schema)
             if let message = scratch.executeDDL(sql) {
                 let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: scratch)
@@ -324,21 +357,8 @@ extension SchemaDecoder {
                     indexDDL.append(indexSQL)
                 }
             }
-            guard let objects = scratch.schemaObjects() else { return nil }
-            for object in objects {
-                if object.type == "index" {
-                    indexObjects.append(object)
-                } else if object.name == "sqlite_sequence" {
-                    // AUTOINCREMENT's table, created with the first table that has it; dropping
-                    // that table leaves it in the scratch database.
-                    if !sequenceLoaded { tableObjects.append(object) }
-                    sequenceLoaded = true
-                } else {
-                    tableObjects.append(object)
-                    guard scratch.execute("DROP TABLE \(SQLRenderer.quoteIdentifier(object.name))") == nil else { return nil }
-                }
-            }
         }
+        guard harvest() else { return nil }
         var names = Set<SQLName.Key>()
         for object in tableObjects + indexObjects where !names.insert(SQLName.key(object.name)).inserted { return nil }
         guard sqlite.load(tableObjects + indexObjects, recording: tableDDL + indexDDL) else { return nil }
