@@ -22,6 +22,9 @@ struct ConditionStatement {
     @usableFromInline let limit: Int?
     @usableFromInline let offset: Int?
     @usableFromInline let statement: Statement
+    /// The parts as plain bits (the strings' representations, not their text): what a lookup
+    /// compares first, without retaining or copying anything.
+    @usableFromInline let key: ConditionKey
 
     @usableFromInline
     init(
@@ -35,6 +38,7 @@ struct ConditionStatement {
         self.limit = limit
         self.offset = offset
         self.statement = statement
+        key = ConditionKey(dao, method, condition, orderBy, limit, offset)
     }
 
     @inlinable
@@ -43,6 +47,47 @@ struct ConditionStatement {
     ) -> Bool {
         self.dao == dao && self.method == method && self.limit == limit && self.offset == offset
             && self.condition == condition && self.orderBy == orderBy
+    }
+}
+
+/// The parts of a conditional statement as plain bits. Two `String`s with the same bits are the
+/// same string: the same small string, or the same storage, which the entry keeps alive, so it
+/// cannot have been freed and reused for other text. (A literal at a call site always has the
+/// same bits.) Equal strings with different bits (built at run time) are found by
+/// ``ConditionStatement/matches(_:_:_:_:_:_:)`` instead.
+@usableFromInline
+struct ConditionKey {
+    @usableFromInline let dao: ObjectIdentifier
+    @usableFromInline let method: ConditionMethod
+    @usableFromInline let limit: Int?
+    @usableFromInline let offset: Int?
+    @usableFromInline let condition: (UInt64, UInt64)
+    @usableFromInline let orderBy: (UInt64, UInt64)
+
+    /// Whether a `String?` is two 64-bit words (every 64-bit platform), so that its bits can be
+    /// compared; elsewhere every lookup compares the strings.
+    @inlinable
+    static var comparesBits: Bool { MemoryLayout<String?>.size == MemoryLayout<(UInt64, UInt64)>.size }
+
+    @inlinable @inline(__always)
+    static func bits(_ string: String?) -> (UInt64, UInt64) {
+        comparesBits ? unsafeBitCast(string, to: (UInt64, UInt64).self) : (0, 0)
+    }
+
+    @inlinable @inline(__always)
+    init(_ dao: ObjectIdentifier, _ method: ConditionMethod, _ condition: String?, _ orderBy: String?, _ limit: Int?, _ offset: Int?) {
+        self.dao = dao
+        self.method = method
+        self.limit = limit
+        self.offset = offset
+        self.condition = Self.bits(condition)
+        self.orderBy = Self.bits(orderBy)
+    }
+
+    @inlinable @inline(__always)
+    func identical(to other: ConditionKey) -> Bool {
+        dao == other.dao && method == other.method && limit == other.limit && offset == other.offset
+            && condition == other.condition && orderBy == other.orderBy
     }
 }
 
@@ -56,21 +101,41 @@ extension Connection {
     /// first time only. Every caller resets the statement when it is done with it (`defer`),
     /// so a statement found here is ready to bind and is not reset a second time.
     ///
-    /// Inlinable, and the entries are compared where they lie in the array (through its
-    /// buffer): copying an entry out to compare it retains and releases its strings and its
-    /// statement, about 330 instructions per lookup.
+    /// Inlinable, and what it compares first is each entry's ``ConditionKey``, plain bits read
+    /// where the entry lies: comparing the strings themselves made the compiler copy each entry
+    /// out of the array (retaining and releasing its strings and statement, about 190
+    /// instructions per lookup), since `String ==` is an opaque call.
     @inlinable
     func conditionStatement(
         _ dao: ObjectIdentifier, _ method: ConditionMethod, where condition: String?, orderBy: String?, limit: Int?, offset: Int?,
         sql: () -> String
     ) throws -> Statement {
-        let found = conditionStatements.withUnsafeBufferPointer { entries -> Statement? in
-            for index in entries.indices where entries[index].matches(dao, method, condition, orderBy, limit, offset) {
-                return entries[index].statement
+        if ConditionKey.comparesBits {
+            // The parts' bits only: plain loads and comparisons, no string read, no copy of an
+            // entry (whose strings and statement a copy would retain and release).
+            let key = ConditionKey(dao, method, condition, orderBy, limit, offset)
+            let found = conditionStatements.withUnsafeBufferPointer { entries -> Statement? in
+                for index in entries.indices where entries[index].key.identical(to: key) {
+                    return entries[index].statement
+                }
+                return nil
             }
-            return nil
+            if let found { return found }
         }
-        if let found { return found }
+        return try findOrPrepareConditionStatement(dao, method, where: condition, orderBy: orderBy, limit: limit, offset: offset, sql: sql)
+    }
+
+    /// Finds the statement ``conditionStatement(_:_:where:orderBy:limit:offset:sql:)`` did not
+    /// find by its parts' bits (a condition built at run time) by comparing the strings, or
+    /// prepares and keeps it.
+    @usableFromInline
+    func findOrPrepareConditionStatement(
+        _ dao: ObjectIdentifier, _ method: ConditionMethod, where condition: String?, orderBy: String?, limit: Int?, offset: Int?,
+        sql: () -> String
+    ) throws -> Statement {
+        for entry in conditionStatements where entry.matches(dao, method, condition, orderBy, limit, offset) {
+            return entry.statement
+        }
         return try prepareConditionStatement(dao, method, where: condition, orderBy: orderBy, limit: limit, offset: offset, sql: sql)
     }
 

@@ -305,9 +305,21 @@ public final class Statement {
     /// copied out of the array (a copy and a destroy through its value witnesses cost about
     /// 400 instructions per argument); the element's own `bind(to:at:)` is called on it where
     /// it lies.
+    ///
+    /// An `Int`, `Int64`, `Double` or `String` (what arguments mostly are) is recognized by the
+    /// type in its existential container and bound directly: no optional copy of the
+    /// existential and no call through its witness table (about 130 instructions per argument).
     @inlinable @inline(__always)
     func bindElement(_ values: UnsafeBufferPointer<(any DatabaseValueConvertible)?>, _ offset: Int) throws {
         let index = Int32(truncatingIfNeeded: offset &+ 1)
+        if ArgumentLayout.isStandard, let base = values.baseAddress {
+            let element = UnsafeRawPointer(base + offset)
+            let type = element.load(fromByteOffset: ArgumentLayout.typeOffset, as: UnsafeRawPointer?.self)
+            if type == ArgumentLayout.metadata(of: Int.self) { return try bind(element.load(as: Int.self), at: index) }
+            if type == ArgumentLayout.metadata(of: String.self) { return try bind(element.load(as: String.self), at: index) }
+            if type == ArgumentLayout.metadata(of: Double.self) { return try bind(element.load(as: Double.self), at: index) }
+            if type == ArgumentLayout.metadata(of: Int64.self) { return try bind(element.load(as: Int64.self), at: index) }
+        }
         if try values[offset]?.bind(to: self, at: index) == nil {
             try bindNull(at: index)
         }

@@ -42,3 +42,29 @@ public struct StatementArguments: Sendable, ExpressibleByArrayLiteral, Expressib
         }
     }
 }
+
+/// The layout of a positional argument, `(any DatabaseValueConvertible)?`, in memory, as the
+/// Swift ABI fixes it (docs/ABI/TypeLayout.rst in the Swift repository, "Existential Container
+/// Layout"): a three-word inline buffer, then the value's type metadata, then its witness
+/// table. A value of a type that fits the buffer (`Int`, `Double`, `String`…) lies at its
+/// start. `Statement` reads the type of an argument there to bind the common ones directly.
+@usableFromInline
+enum ArgumentLayout {
+    /// True when an argument has exactly that layout (five words): otherwise arguments are
+    /// bound through `DatabaseValueConvertible` only.
+    @inlinable
+    static var isStandard: Bool {
+        MemoryLayout<(any DatabaseValueConvertible)?>.size == 5 * MemoryLayout<UnsafeRawPointer>.size
+            && MemoryLayout<String>.size <= typeOffset && MemoryLayout<Int>.size == MemoryLayout<Int64>.size
+    }
+
+    /// Where the type metadata lies: after the three-word buffer.
+    @inlinable
+    static var typeOffset: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }
+
+    /// The type metadata of `type`, as the container holds it.
+    @inlinable @inline(__always)
+    static func metadata(of type: Any.Type) -> UnsafeRawPointer? {
+        unsafeBitCast(type, to: UnsafeRawPointer.self)
+    }
+}

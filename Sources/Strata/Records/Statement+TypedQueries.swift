@@ -54,6 +54,38 @@ extension Statement {
         function?(handle, index).map { String(cString: $0) }
     }
 
+    /// Column `index` as an integer, for a result column that typed query `query` declares
+    /// non-optional: NULL throws the decoding error ``checkedNotNull(at:query:column:)``
+    /// throws. The type is asked only when the value reads as 0 (as NULL does), so a non-zero
+    /// value costs one SQLite call, not two.
+    @inlinable
+    public func int(at index: Int32, query: String, column: String) throws -> Int {
+        let value = sqlite3_column_int64(handle, index)
+        if value == 0, isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
+        return Int(value)
+    }
+
+    /// Column `index` as a double, for a non-optional result column of typed query `query`:
+    /// as ``int(at:query:column:)``, the type is asked only when the value reads as 0.
+    @inlinable
+    public func double(at index: Int32, query: String, column: String) throws -> Double {
+        let value = sqlite3_column_double(handle, index)
+        if value == 0, isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
+        return value
+    }
+
+    /// Column `index` as text, for a non-optional result column of typed query `query`: the
+    /// type is asked only when SQLite returns no text (as for NULL).
+    @inlinable
+    public func string(at index: Int32, query: String, column: String) throws -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else {
+            if isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
+            return ""
+        }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
     /// The statement itself, after checking that result column `index` is not NULL; throws a
     /// decoding error naming `query` and `column` when it is. Generated typed queries read
     /// every non-optional result through it: `try statement.checkedNotNull(at: 0, …).int(at: 0)`.

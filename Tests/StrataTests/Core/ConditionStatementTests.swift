@@ -85,6 +85,23 @@ import Testing
         }
     }
 
+    /// Lookups compare the strings' bits first: long conditions built at run time (heap
+    /// strings, each freed after its call, so a later one may get the same address) must still
+    /// find only their own statement.
+    @Test func longConditionsBuiltAtRunTimeFindTheirOwnStatement() throws {
+        let db = try database()
+        try db.read { (conn: Connection) throws -> Void in
+            let pairs = PairDAO(conn: conn)
+            for id in 1...(Connection.conditionStatementLimit + 20) {
+                let condition = "id <= \(id) AND value IS NOT NULL AND length(value) > 0"
+                #expect(try pairs.count(where: condition) == min(id, 10), "id \(id)")
+                let again = "id <= \(id) AND value IS NOT NULL AND length(value) > 0"
+                #expect(try pairs.fetchAll(where: again).count == min(id, 10), "id \(id)")
+                #expect(try pairs.count(where: again) == min(id, 10), "id \(id)")
+            }
+        }
+    }
+
     @Test func conditionsBuiltAtRunTimeStayBoundedAndCorrect() throws {
         let db = try database()
         try db.read { (conn: Connection) throws -> Void in

@@ -609,7 +609,7 @@ public struct LedgerQueries {
         let statement = try self.conn.cachedStatement(LedgerQueriesSQL.entryCount)
         defer { statement.reset() }
         guard try statement.step() else { throw StrataError.missingRow(query: "entryCount") }
-        return try statement.checkedNotNull(at: 0, query: "entryCount", column: "n").int(at: 0)
+        return try statement.int(at: 0, query: "entryCount", column: "n")
     }
 
     /// ```sql
@@ -628,7 +628,7 @@ public struct LedgerQueries {
         try statement.bind(memo, at: 3)
         try statement.bind(token, at: 4)
         try statement.bind(bookedAt, at: 5)
-        return try statement.step() ? try statement.checkedNotNull(at: 0, query: "addEntry", column: "id").int(at: 0) : nil
+        return try statement.step() ? try statement.int(at: 0, query: "addEntry", column: "id") : nil
     }
 
     /// ```sql
@@ -662,7 +662,7 @@ public struct LedgerQueries {
         try statement.bind(conn_, at: 2)
         try statement.bind(row.rawValue, at: 3)
         var records: [Int] = []
-        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "accountsLike", column: "id").int(at: 0)) }
+        while try statement.step() { records.append(try statement.int(at: 0, query: "accountsLike", column: "id")) }
         return records
     }
 
@@ -678,7 +678,7 @@ public struct LedgerQueries {
         defer { statement.reset() }
         try statement.bind(length, at: 1)
         var records: [String] = []
-        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "initials", column: "initials").string(at: 0)) }
+        while try statement.step() { records.append(try statement.string(at: 0, query: "initials", column: "initials")) }
         return records
     }
 }
@@ -743,9 +743,9 @@ private enum LedgerQueriesRows {
     @inline(__always)
     static func balances(_ statement: Statement) throws -> LedgerQueries.BalancesRow {
         return LedgerQueries.BalancesRow(
-            name: try statement.checkedNotNull(at: 0, query: "balances", column: "name").string(at: 0),
-            entries: try statement.checkedNotNull(at: 1, query: "balances", column: "entries").int(at: 1),
-            total: try statement.checkedNotNull(at: 2, query: "balances", column: "total").int(at: 2)
+            name: try statement.string(at: 0, query: "balances", column: "name"),
+            entries: try statement.int(at: 1, query: "balances", column: "entries"),
+            total: try statement.int(at: 2, query: "balances", column: "total")
         )
     }
 

@@ -1450,7 +1450,7 @@ public struct LibraryQueries {
             stored += 1
         }
         var records: [String] = []
-        while try statement.step() { records.append(try statement.checkedNotNull(at: 0, query: "titlesForIsbns", column: "title").string(at: 0)) }
+        while try statement.step() { records.append(try statement.string(at: 0, query: "titlesForIsbns", column: "title")) }
         return records
     }
 
@@ -1477,7 +1477,7 @@ public struct LibraryQueries {
         let statement = try self.conn.cachedStatement(LibraryQueriesSQL.bookCount)
         defer { statement.reset() }
         guard try statement.step() else { throw StrataError.missingRow(query: "bookCount") }
-        return try statement.checkedNotNull(at: 0, query: "bookCount", column: "count").int(at: 0)
+        return try statement.int(at: 0, query: "bookCount", column: "count")
     }
 
     /// Whether an open loan is past its due date.
@@ -1568,8 +1568,8 @@ private enum LibraryQueriesRows {
     @inline(__always)
     static func booksPerAuthor(_ statement: Statement) throws -> LibraryQueries.BooksPerAuthorRow {
         return LibraryQueries.BooksPerAuthorRow(
-            author: try statement.checkedNotNull(at: 0, query: "booksPerAuthor", column: "author").string(at: 0),
-            books: try statement.checkedNotNull(at: 1, query: "booksPerAuthor", column: "books").int(at: 1),
+            author: try statement.string(at: 0, query: "booksPerAuthor", column: "author"),
+            books: try statement.int(at: 1, query: "booksPerAuthor", column: "books"),
             averagePrice: statement.isNull(at: 2) ? nil : statement.double(at: 2)
         )
     }
@@ -1577,7 +1577,7 @@ private enum LibraryQueriesRows {
     @inline(__always)
     static func openLoans(_ statement: Statement) throws -> LibraryQueries.OpenLoansRow {
         return LibraryQueries.OpenLoansRow(
-            title: try statement.checkedNotNull(at: 0, query: "openLoans", column: "title").string(at: 0),
+            title: try statement.string(at: 0, query: "openLoans", column: "title"),
             member: statement.isNull(at: 1) ? nil : statement.string(at: 1),
             dueAt: try statement.checkedNotNull(at: 2, query: "openLoans", column: "dueAt").date(at: 2, table: "", column: "dueAt")
         )
