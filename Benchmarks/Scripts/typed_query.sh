@@ -17,7 +17,7 @@ runs="${1:-20}"
 scratch=.build-bench
 swift build -c "$config" --scratch-path "$scratch" --product TypedQueryBench >/dev/null
 bin="$(swift build -c "$config" --scratch-path "$scratch" --show-bin-path)/TypedQueryBench"
-db="${TMPDIR:-/tmp}/strata-typed-query$([ -n "${STRATA_BENCH_QUICK:-}" ] && echo -quick).sqlite"
+db="${TMPDIR:-/tmp}/strata-typed-query${STRATA_BENCH_QUICK:+-quick}.sqlite"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin" "$runs" "$db"
 if command -v valgrind >/dev/null; then
