@@ -14,9 +14,13 @@ import Foundation
 ///   a database newer than the code, a gap in either, or a structure that no longer matches the
 ///   fingerprint recorded with the last applied migration (someone altered the file: drift)
 ///   refuses with ``StrataError/Kind/migrationRefused`` and changes nothing. (SQLite changes
-///   the schema cookie with every change of the structure: while the file's cookie is the one
-///   recorded, the structure is the recorded one and is not fingerprinted again; that keeps
-///   the check off the cost of a launch.) A migration whose
+///   the schema cookie with every statement that changes the structure: while the file's
+///   cookie is the one recorded, the structure is taken to be the recorded one and is not
+///   fingerprinted again, which keeps the check off the cost of a launch. Not seen that way:
+///   `sqlite_master` edited under `PRAGMA writable_schema` without moving the cookie, or a
+///   file rebuilt from an edited dump that ends, by chance, with the recorded cookie.) A
+///   cookie that moved without a change of the structure (`VACUUM`, the first `ANALYZE`) is
+///   recorded again by the next ``migrate(_:upTo:willApply:)``. A migration whose
 ///   SQL fails leaves the database exactly as it was before that migration
 ///   (``StrataError/Kind/migrationFailed``).
 /// - The checks and each migration run while holding the write lock: a second process
@@ -73,8 +77,12 @@ public struct Migrator: Sendable {
         /// How the live structure differs from the one recorded with the last applied
         /// migration; nil when it matches (or nothing was recorded yet). Also in `problems`.
         public var drift: Drift?
-        /// The structure of the live file.
+        /// The structure of the live file. While the file's schema cookie is the one recorded
+        /// with the last applied migration (``liveSchemaVersion``), this is the fingerprint
+        /// recorded with it, not hashed again: the structure cannot have changed.
         public var liveFingerprint: SchemaFingerprint
+        /// The file's schema cookie, `PRAGMA schema_version`.
+        public var liveSchemaVersion: Int
 
         /// The version the database is at.
         public var currentVersion: Int { applied.map(\.version).max() ?? 0 }
@@ -129,10 +137,9 @@ public struct Migrator: Sendable {
             problems.append(
                 "the database has user_version \(userVersion) but no \(Self.historyTable) table: it was not created by Strata's migrator")
         }
+        let liveSchemaVersion = try Self.schemaVersion(conn)
         let live: SchemaFingerprint
-        if let last = applied.last, let recorded = last.fingerprint, let recordedVersion = last.schemaVersion,
-            try Self.schemaVersion(conn) == recordedVersion
-        {
+        if let last = applied.last, let recorded = last.fingerprint, last.schemaVersion == liveSchemaVersion {
             // The structure has not changed since it was fingerprinted (SQLite changes the
             // cookie with every change of it): no need to read and hash it again.
             live = recorded
@@ -154,7 +161,7 @@ public struct Migrator: Sendable {
         let pending = migrations.filter { !appliedVersions.contains($0.version) }
         return Status(
             applied: applied, userVersion: userVersion, pending: pending, latestVersion: latestVersion, problems: problems,
-            drift: drift, liveFingerprint: live)
+            drift: drift, liveFingerprint: live, liveSchemaVersion: liveSchemaVersion)
     }
 
     /// The schema cookie of the `main` database of `conn`: SQLite changes it with every change
@@ -204,8 +211,11 @@ public struct Migrator: Sendable {
         }
         let target = target ?? latestVersion
         let hasPending = snapshot.pending.contains { $0.version <= target }
-        let needsFingerprint = snapshot.applied.last.map { $0.fingerprint == nil } ?? false
-        if !hasPending && !needsFingerprint && target >= snapshot.currentVersion {
+        // A history without a fingerprint (an older Strata, a baseline), or whose cookie is no
+        // longer the file's (`VACUUM`, the first `ANALYZE`, a migration of an older Strata):
+        // recorded once, so that later launches compare the cookie instead of hashing.
+        let needsRecord = snapshot.applied.last.map { $0.fingerprint == nil || $0.schemaVersion != snapshot.liveSchemaVersion } ?? false
+        if !hasPending && !needsRecord && target >= snapshot.currentVersion {
             return []
         }
         var applied: [Migration] = []
@@ -235,9 +245,11 @@ public struct Migrator: Sendable {
                         kind: .migrationRefused,
                         message: "the database is at version \(status.currentVersion); migrating down to \(target) is not supported")
                 }
-                if let last = status.applied.last, last.fingerprint == nil {
-                    // Applied by a Strata that recorded no fingerprint: the live structure
-                    // becomes the reference.
+                if let last = status.applied.last, last.fingerprint == nil || last.schemaVersion != status.liveSchemaVersion {
+                    // Applied by a Strata that recorded no fingerprint (or no cookie), or the
+                    // cookie moved without a change of the structure (no drift: checked above):
+                    // the live structure and cookie become the reference. The cookie is read
+                    // after the history table's own upgrade, which moves it.
                     try upgradeHistoryTable(conn)
                     try conn.execute(
                         sql: "UPDATE \(Self.historyTable) SET schema_fingerprint = ?, schema_objects = ?, schema_version = ? WHERE version = ?",

@@ -170,7 +170,14 @@ import Testing
         let after = try db.read { try $0.fetchValue(Int.self, sql: "PRAGMA schema_version") }
         #expect(before != after)
         let migrator = Migrator(migrations: Self.migrations)
-        #expect(try migrator.status(of: db).problems.isEmpty)
+        let moved = try migrator.status(of: db)
+        #expect(moved.problems.isEmpty && moved.liveSchemaVersion == after && moved.applied.last?.schemaVersion == before)
+        // Nothing to apply, but the moved cookie is recorded once, so that later launches do
+        // not hash the structure again.
+        #expect(try migrator.migrate(db, upTo: 1).isEmpty)
+        let recorded = try migrator.status(of: db)
+        #expect(recorded.applied.last?.schemaVersion == recorded.liveSchemaVersion)
+        #expect(recorded.problems.isEmpty && recorded.applied.map(\.version) == [1])
         // An older history: no schema_version column.
         try db.writeWithoutTransaction { try $0.execute(sql: "ALTER TABLE strata_migrations DROP COLUMN schema_version") }
         let old = try migrator.status(of: db)
