@@ -136,16 +136,6 @@ extension Connection {
         for entry in conditionStatements where entry.matches(dao, method, condition, orderBy, limit, offset) {
             return entry.statement
         }
-        return try prepareConditionStatement(dao, method, where: condition, orderBy: orderBy, limit: limit, offset: offset, sql: sql)
-    }
-
-    /// Prepares and keeps the statement ``conditionStatement(_:_:where:orderBy:limit:offset:sql:)``
-    /// did not find.
-    @usableFromInline
-    func prepareConditionStatement(
-        _ dao: ObjectIdentifier, _ method: ConditionMethod, where condition: String?, orderBy: String?, limit: Int?, offset: Int?,
-        sql: () -> String
-    ) throws -> Statement {
         let statement = try makeStatement(sql: sql())
         if conditionStatements.count >= Self.conditionStatementLimit { conditionStatements.removeAll(keepingCapacity: true) }
         conditionStatements.append(
