@@ -185,6 +185,12 @@ public final class Statement {
     @inlinable
     public func string(at index: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        return text(bytes, at: index)
+    }
+
+    /// The text of column `index`, whose `sqlite3_column_text` is `bytes`.
+    @inlinable
+    func text(_ bytes: UnsafePointer<UInt8>, at index: Int32) -> String {
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }

@@ -82,13 +82,14 @@ extension Statement {
             if isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
             return ""
         }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return text(bytes, at: index)
     }
 
     /// The statement itself, after checking that result column `index` is not NULL; throws a
     /// decoding error naming `query` and `column` when it is. Generated typed queries read
-    /// every non-optional result through it: `try statement.checkedNotNull(at: 0, …).int(at: 0)`.
+    /// non-optional results of other types through it (`try statement.checkedNotNull(at: 0,
+    /// …).bool(at: 0)`); `Int`, `Double` and `String` through ``int(at:query:column:)`` and its
+    /// siblings, which ask for the type only when the value reads as NULL would.
     @inlinable
     public func checkedNotNull(at index: Int32, query: String, column: String) throws -> Statement {
         if isNull(at: index) { throw StrataError.unexpectedNull(query: query, column: column) }
