@@ -59,8 +59,15 @@ extension PostgresTestServer {
     /// ``SynchronousSetup/probesFailedAfterTheBarrier``: the round goes on only once a probe
     /// commit has been seen waiting. (The 2nd 200-round run with the barrier alone failed here
     /// once, after about 100 rounds: the barrier does not explain everything.)
+    ///
+    /// `afterTheFirstProbe` runs once, after the probe before the barrier and before the first
+    /// `CHECKPOINT`: a test that holds the checkpointer releases it from there, so the first
+    /// probe sees the held state however long the set-up took.
     @discardableResult
-    public func makeStandbysSynchronous(verifiedWith standby: PostgresTestServer) async throws -> SynchronousSetup {
+    public func makeStandbysSynchronous(
+        verifiedWith standby: PostgresTestServer,
+        afterTheFirstProbe: @Sendable () async throws -> Void = {}
+    ) async throws -> SynchronousSetup {
         var configuration = try PostgresDatabase.Configuration(url: url())
         configuration.queryTimeout = .seconds(20)
         let admin = try await PostgresDatabase(configuration: configuration)
@@ -73,6 +80,7 @@ extension PostgresTestServer {
             }
             try await waitUntilStreamingSynchronously(admin)
             var setup = SynchronousSetup(waitedBeforeTheBarrier: try await probeSynchronousCommit(admin, standby: standby))
+            try await afterTheFirstProbe()
             for attempt in 1...20 {
                 try await admin.withConnection { conn in try await conn.execute(sql: "CHECKPOINT") }
                 if try await probeSynchronousCommit(admin, standby: standby) { break }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StrataPostgres
 import StrataPostgresTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -55,20 +56,26 @@ struct PostgresSynchronousStandbyTests {
             return
         }
 
-        // 2. The harness's check waits for the checkpointer (released after 1.5 s here) and
-        //    proves with a probe that commits wait for the standby.
+        // 2. The harness's check waits for the checkpointer (released 1.5 s after its first
+        //    probe here: a timer started earlier could fire before that probe on a loaded
+        //    machine, and the probe would rightly wait) and proves with a probe that commits
+        //    wait for the standby.
         let clock = ContinuousClock()
-        let start = clock.now
-        let release = Task {
-            try await Task.sleep(for: .milliseconds(1500))
-            try primary.signal(role: "checkpointer", SIGCONT)
+        let released = Mutex<(task: Task<Void, any Error>, at: ContinuousClock.Instant)?>(nil)
+        let setup = try await primary.makeStandbysSynchronous(verifiedWith: standby) {
+            let release = Task {
+                try await Task.sleep(for: .milliseconds(1500))
+                try primary.signal(role: "checkpointer", SIGCONT)
+            }
+            released.withLock { $0 = (release, clock.now) }
         }
-        let waitedBeforeTheBarrier = try await primary.makeStandbysSynchronous(verifiedWith: standby)
-        try await release.value
-        #expect(!waitedBeforeTheBarrier.waitedBeforeTheBarrier, "the probe before the CHECKPOINT should have seen the window the held checkpointer leaves open")
-        #expect(waitedBeforeTheBarrier.probesFailedAfterTheBarrier.isEmpty, "\(waitedBeforeTheBarrier.probesFailedAfterTheBarrier)")
+        let returned = clock.now
+        let release = try #require(released.withLock { $0 }, "makeStandbysSynchronous did not call afterTheFirstProbe")
+        try await release.task.value
         checkpointerHeld = false
-        #expect(clock.now - start >= .milliseconds(1500), "returned before the checkpointer could reload: \(clock.now - start)")
+        #expect(!setup.waitedBeforeTheBarrier, "the probe before the CHECKPOINT should have seen the window the held checkpointer leaves open")
+        #expect(setup.probesFailedAfterTheBarrier.isEmpty, "\(setup.probesFailedAfterTheBarrier)")
+        #expect(returned - release.at >= .milliseconds(1500), "returned before the checkpointer could reload: \(returned - release.at)")
 
         // 3. Then an acknowledged write survives a crash of the primary right after it.
         try await insert(2)
