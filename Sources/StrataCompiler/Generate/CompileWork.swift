@@ -21,6 +21,7 @@ final class CompileWork: @unchecked Sendable {
     private var ddl = 0
     private var lookups = 0
     private var replays = 0
+    private var fullPrepares = 0
 
     init() {}
 
@@ -33,6 +34,9 @@ final class CompileWork: @unchecked Sendable {
     var lookupTablesBuilt: Int { locked { lookups } }
     /// Migration histories replayed in an in-memory database (``MigrationReplay/replay(_:)``).
     var migrationReplays: Int { locked { replays } }
+    /// Generated DAO statements validation prepared in the database that holds the whole
+    /// schema (the others were prepared in a small scratch database with the tables they touch).
+    var daoStatementsPreparedInFull: Int { locked { fullPrepares } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -43,6 +47,11 @@ final class CompileWork: @unchecked Sendable {
     static func countDDLStatement() {
         guard let work = current else { return }
         work.locked { work.ddl += 1 }
+    }
+
+    static func countDAOStatementPreparedInFull() {
+        guard let work = current else { return }
+        work.locked { work.fullPrepares += 1 }
     }
 
     static func countReplay() {

@@ -196,9 +196,12 @@ extension SchemaDecoder {
         let ordered = SQLRenderer.dependencyOrder(schema).compactMap { table in positions[table.recordName].map { ($0, table) } }
         guard var sqlite = SQLiteChecker() else { return findings }
         let created: [(Int, Table)]
+        // The tables whose DAO statements were prepared in their batch's scratch database.
+        var statementsChecked: Set<Int> = []
         if let bulk = createTablesInBulk(ordered, in: schema, into: sqlite) {
             for problem in bulk.problems { tableError(problem.table, problem.location, problem.message) }
             created = bulk.created
+            statementsChecked = bulk.statementsChecked
         } else {
             guard let fresh = SQLiteChecker() else { return findings }
             sqlite = fresh
@@ -215,18 +218,13 @@ extension SchemaDecoder {
         // a rejection can point at their `where` or `orderBy`), and both navigation methods of
         // each foreign key, once per key (the schema's other tables are not walked per table).
         // Navigation reads other tables: only when every table was created.
+        // Tables whose statements their batch already prepared (with every table they touch)
+        // are not prepared again here, where each name lookup walks the whole schema.
         let everyTableCreated = !sources.contains(where: \.hasErrors)
-        let byRecordName = Dictionary(schema.tables.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
-        for (tableIndex, table) in schema.tables.enumerated() where everyTableCreated {
-            var statements = DAOPlan(table: table, schema: schema).statements
-            for column in table.columns {
-                guard let key = column.references, let parent = byRecordName[key.table],
-                    let parentColumn = parent.column(named: key.column)
-                else { continue }
-                statements.append(DAOPlan.navigationSQL(from: parent, where: parentColumn))
-                statements.append(DAOPlan.navigationSQL(from: table, where: column))
-            }
-            for sql in statements {
+        let byRecordName = Self.tablesByRecordName(schema)
+        for (tableIndex, table) in schema.tables.enumerated() where everyTableCreated && !statementsChecked.contains(tableIndex) {
+            for sql in Self.daoStatements(of: table, byRecordName: byRecordName, in: schema) {
+                CompileWork.countDAOStatementPreparedInFull()
                 if case .failure(let message) = sqlite.prepare(sql) {
                     tableError(tableIndex, sources[tableIndex].keyLocation, "SQLite rejects the generated SQL of table '\(table.recordName)': \(message.text)",
                                hint: sql)
@@ -252,6 +250,57 @@ extension SchemaDecoder {
         var table: Int
         var location: SourceLocation
         var message: String
+    }
+
+    /// The schema's tables by record name (the first of equal names).
+    static func tablesByRecordName(_ schema: Schema) -> [String: Table] {
+        Dictionary(schema.tables.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The statements of `table`'s generated DAO that validation prepares: ``DAOPlan/statements``
+    /// and both navigation methods of each of its foreign keys.
+    static func daoStatements(of table: Table, byRecordName: [String: Table], in schema: Schema) -> [String] {
+        var statements = DAOPlan(table: table, schema: schema).statements
+        for column in table.columns {
+            guard let key = column.references, let parent = byRecordName[key.table],
+                let parentColumn = parent.column(named: key.column)
+            else { continue }
+            statements.append(DAOPlan.navigationSQL(from: parent, where: parentColumn))
+            statements.append(DAOPlan.navigationSQL(from: table, where: column))
+        }
+        return statements
+    }
+
+    /// The positions (in `schema.tables`) of the tables whose DAO statements touch only the
+    /// table itself and its neighbours along foreign keys, each with those neighbours (the
+    /// tables it refers to and the tables that refer to it; at most 64): ``createTablesInBulk(_:in:into:)``
+    /// prepares their statements in its small scratch databases. SQLite compiles an `INSERT`,
+    /// `UPDATE` or `DELETE` with the foreign-key checks and actions of the table's own keys and
+    /// of the keys that refer to it, which need the neighbours (a parent key is always a
+    /// primary key or a `UNIQUE` column, so it is found in the parent's own `CREATE TABLE`);
+    /// an action's statement on a child compiles that child's keys in turn, which can fail
+    /// only by a mismatch (impossible for such parent keys) or in a trigger. So none when the
+    /// schema has triggers or full-text search (whose triggers fire), and no table that
+    /// expires (its DAO runs its named queries, which may read any table).
+    static func neighbourhoods(of schema: Schema) -> [Int: [Int]] {
+        guard schema.triggers.isEmpty, !schema.tables.contains(where: { $0.search != nil }) else { return [:] }
+        var position: [String: Int] = [:]
+        for (index, table) in schema.tables.enumerated() where position[table.recordName] == nil { position[table.recordName] = index }
+        var neighbours = Array(repeating: Set<Int>(), count: schema.tables.count)
+        for (child, table) in schema.tables.enumerated() {
+            for column in table.columns {
+                guard let parentName = column.references?.table, let parent = position[parentName] else { continue }
+                neighbours[child].insert(parent)
+                neighbours[parent].insert(child)
+            }
+        }
+        var result: [Int: [Int]] = [:]
+        for (index, table) in schema.tables.enumerated() where !table.expires {
+            var around = neighbours[index]
+            around.remove(index)
+            if around.count <= 64 { result[index] = around.sorted() }
+        }
+        return result
     }
 
     /// Creates the tables of `ordered` (position in `schema.tables`, table) and then their
@@ -296,7 +345,17 @@ extension SchemaDecoder {
     /// Returns the problems, not yet reported, and the tables created; nil, with nothing
     /// reported, when the caller must run ``createTablesOneByOne(_:in:sqlite:)`` in a new
     /// database instead (names that coincide, or SQLite refused the entries).
-    func createTablesInBulk(_ ordered: [(Int, Table)], in schema: Schema, into sqlite: SQLiteChecker) -> (problems: [TableProblem], created: [(Int, Table)])? {
+    ///
+    /// Once a batch is complete, the DAO statements of its tables that ``neighbourhoods(of:)``
+    /// allows are prepared in its scratch database, their neighbours outside the batch created
+    /// there too (after the batch's entries were read): each lookup of a name then walks a few
+    /// dozen names instead of the whole schema (SQLite 3.40's schema hash tables stop growing at
+    /// 64 buckets). The tables whose statements all prepared are returned in
+    /// `statementsChecked`; any other (a statement SQLite rejects there, a problem in the batch)
+    /// is prepared in the full database as before, which gives the error.
+    func createTablesInBulk(
+        _ ordered: [(Int, Table)], in schema: Schema, into sqlite: SQLiteChecker
+    ) -> (problems: [TableProblem], created: [(Int, Table)], statementsChecked: Set<Int>)? {
         guard var scratch = SQLiteChecker() else { return nil }
         var problems: [TableProblem] = []
         var indexProblems: [TableProblem] = []
@@ -314,6 +373,35 @@ extension SchemaDecoder {
         let batchSize = 32
         var batchNames: Set<SQLName.Key> = []
         var batchCount = 0
+        let neighbourhoods = Self.neighbourhoods(of: schema)
+        let byRecordName = Self.tablesByRecordName(schema)
+        var statementsChecked: Set<Int> = []
+        // The batch's created tables, and whether SQLite accepted all of its DDL.
+        var batchTables: [(Int, Table)] = []
+        var batchClean = true
+        func checkBatchStatements() {
+            defer {
+                batchTables = []
+                batchClean = true
+            }
+            guard batchClean else { return }
+            let members = Set(batchTables.map(\.0))
+            let checked = batchTables.filter { neighbourhoods[$0.0] != nil }
+            var outside: Set<Int> = []
+            for (tableIndex, _) in checked { outside.formUnion(neighbourhoods[tableIndex] ?? []) }
+            outside.subtract(members)
+            for neighbour in outside.sorted() {
+                let table = schema.tables[neighbour]
+                guard scratch.execute(SQLRenderer.createTableSQL(table, in: schema)) == nil else { return }
+                for index in table.indexes where scratch.execute(SQLRenderer.createIndexSQL(index, on: table)) != nil { return }
+            }
+            for (tableIndex, table) in checked {
+                let statements = Self.daoStatements(of: table, byRecordName: byRecordName, in: schema)
+                if statements.allSatisfy({ if case .success = scratch.prepare($0) { true } else { false } }) {
+                    statementsChecked.insert(tableIndex)
+                }
+            }
+        }
         func harvest() -> Bool {
             guard let objects = scratch.schemaObjects() else { return false }
             for object in objects {
@@ -333,7 +421,9 @@ extension SchemaDecoder {
         for (tableIndex, table) in ordered where !sources[tableIndex].hasErrors {
             let names = ([table.sqlName, "strata_probe_\(tableIndex)"] + table.indexes.map(\.name)).map(SQLName.key)
             if batchCount == batchSize || names.contains(where: batchNames.contains) {
-                guard harvest(), let fresh = SQLiteChecker() else { return nil }
+                guard harvest() else { return nil }
+                checkBatchStatements()
+                guard let fresh = SQLiteChecker() else { return nil }
                 scratch = fresh
                 batchNames = []
                 batchCount = 0
@@ -344,25 +434,29 @@ extension SchemaDecoder {
             if let message = scratch.executeDDL(sql) {
                 let location = locateTableProblem(table, tableIndex: tableIndex, in: schema, sqlite: scratch)
                 problems.append(TableProblem(table: tableIndex, location: location, message: "SQLite rejects table '\(table.recordName)': \(message)"))
+                batchClean = false
                 continue
             }
             created.append((tableIndex, table))
+            batchTables.append((tableIndex, table))
             tableDDL.append(sql)
             for (position, index) in table.indexes.enumerated() {
                 let indexSQL = SQLRenderer.createIndexSQL(index, on: table)
                 if let message = scratch.executeDDL(indexSQL) {
                     indexProblems.append(TableProblem(table: tableIndex, location: indexLocation(tableIndex, position, index),
                                                       message: "SQLite rejects index '\(index.name)': \(message)"))
+                    batchClean = false
                 } else {
                     indexDDL.append(indexSQL)
                 }
             }
         }
         guard harvest() else { return nil }
+        checkBatchStatements()
         var names = Set<SQLName.Key>()
         for object in tableObjects + indexObjects where !names.insert(SQLName.key(object.name)).inserted { return nil }
         guard sqlite.load(tableObjects + indexObjects, recording: tableDDL + indexDDL) else { return nil }
-        return (problems + indexProblems, created)
+        return (problems + indexProblems, created, statementsChecked)
     }
 
     /// What preparing a query found.
@@ -375,6 +469,11 @@ extension SchemaDecoder {
 
     /// Prepares the query's `SELECT`.
     mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> QueryCheck {
+        // The whole query first: when SQLite accepts it, its `where` alone is accepted too (the
+        // same condition on the same table, without the ordering), so one prepare suffices.
+        if case .success(let prepared) = sqlite.prepare(SQLRenderer.selectSQL(query, on: table)), !prepared.hasTrailingText {
+            return .accepted(numbered: checkedParameterNames(prepared, query: query, source: source, tableIndex: tableIndex))
+        }
         var numbered: [String]?
         // Where first, then with the ordering, so the message points at the part SQLite rejects.
         var partial = query
@@ -396,28 +495,34 @@ extension SchemaDecoder {
                     return .rejected
                 }
                 if stage == 1 {
-                    numbered = prepared.parameterNames
-                    // Parameters outside `where` and `limit` (in `orderBy`) would never be bound.
-                    let inWhere = TableQueryParameters.names(in: query.whereClause ?? "")
-                    var known = Set(inWhere.names.map { ":" + $0 })
-                    if case .parameter(let name)? = query.limit { known.insert(":" + name) }
-                    // Other styles in `where` are reported there already.
-                    known.formUnion(inWhere.others)
-                    for name in prepared.parameterNames where !known.contains(name) {
-                        numbered = nil
-                        if name.hasPrefix(":") {
-                            tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
-                                       "parameter '\(name)' is only allowed in 'where' and 'limit'")
-                        } else {
-                            // `?`, `$x`, `@x` in `orderBy`: the generated code binds none of them.
-                            tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
-                                       "parameter '\(name)' is not supported", hint: "name parameters ':name', in 'where' or 'limit'")
-                        }
-                    }
+                    numbered = checkedParameterNames(prepared, query: query, source: source, tableIndex: tableIndex)
                 }
             }
         }
         return .accepted(numbered: numbered)
+    }
+
+    /// The parameter names of the accepted query in SQLite's numbering; nil, with the
+    /// parameters outside `where` and `limit` (in `orderBy`, which would never be bound) reported.
+    mutating func checkedParameterNames(_ prepared: SQLiteChecker.Prepared, query: Query, source: QuerySource, tableIndex: Int) -> [String]? {
+        var numbered: [String]? = prepared.parameterNames
+        let inWhere = TableQueryParameters.names(in: query.whereClause ?? "")
+        var known = Set(inWhere.names.map { ":" + $0 })
+        if case .parameter(let name)? = query.limit { known.insert(":" + name) }
+        // Other styles in `where` are reported there already.
+        known.formUnion(inWhere.others)
+        for name in prepared.parameterNames where !known.contains(name) {
+            numbered = nil
+            if name.hasPrefix(":") {
+                tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                           "parameter '\(name)' is only allowed in 'where' and 'limit'")
+            } else {
+                // `?`, `$x`, `@x` in `orderBy`: the generated code binds none of them.
+                tableError(tableIndex, source.orderBy?.location ?? source.keyLocation,
+                           "parameter '\(name)' is not supported", hint: "name parameters ':name', in 'where' or 'limit'")
+            }
+        }
+        return numbered
     }
 
     /// For "no such column: x": the SQL name when `x` is a Swift name, else a close SQL name.
