@@ -275,8 +275,11 @@ package enum MigrationPlanner {
             try conn.execute(sql: "PRAGMA foreign_keys = OFF")
             // The new tables and their indexes, entered at once where the last new index
             // would be created (after the old tables are dropped, before views and triggers).
+            // Entering makes SQLite read the whole schema again, so a few new tables beside many
+            // existing ones (fewer than one for 16) are executed instead: each `CREATE` costs one
+            // pass over `sqlite_master`, far less than reading every entry's SQL again.
             var entered: [String: SQLiteChecker.SchemaObject] = [:]
-            if enterNewTablesInBulk && !created.isEmpty && ftsSteps.creates.isEmpty {
+            if enterNewTablesInBulk && !created.isEmpty && ftsSteps.creates.isEmpty && created.count * 16 > current.tables.count {
                 for table in declared.tables where created.contains(SQLName.key(table.name)) {
                     entered[table.sql] = SQLiteChecker.SchemaObject(type: "table", name: table.name, tableName: table.name, sql: table.sql)
                 }
