@@ -151,10 +151,11 @@ package enum SQLRenderer {
     /// ``Expiry``): it follows the query's own condition, so its parameters come after those.
     ///
     /// In another `dialect`, the fragments read as that database reads them and the parameters
-    /// are its placeholders (`parameters` numbers them).
+    /// are its placeholders (`parameters` numbers them). `resultColumns` replaces the column
+    /// list of a query that returns rows (the parameter inference types the rest only).
     package static func selectSQL(
         _ query: Query, on table: Table, notExpired: String? = nil, dialect: any SQLDialect = SQLiteDialect(),
-        parameters: [String: ParameterSlot] = [:]
+        parameters: [String: ParameterSlot] = [:], resultColumns: String? = nil
     ) -> String {
         func fragment(_ text: String) -> String {
             endingLineComment(dialect.fragment(text, names: columnNames(table), parameters: parameters))
@@ -170,7 +171,7 @@ package enum SQLRenderer {
         case .exists:
             return "SELECT EXISTS (SELECT 1" + from + condition + ")"
         case .many, .one:
-            var sql = "SELECT " + table.columns.map { quoteIdentifier($0.sqlName) }.joined(separator: ", ") + from + condition
+            var sql = "SELECT " + (resultColumns ?? table.columns.map { quoteIdentifier($0.sqlName) }.joined(separator: ", ")) + from + condition
             if let orderBy = query.orderBy { sql += " ORDER BY " + fragment(orderBy) }
             switch query.limit {
             case .fixed(let count)?: sql += " LIMIT \(count)"

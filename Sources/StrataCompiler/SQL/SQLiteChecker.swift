@@ -162,6 +162,19 @@ final class SQLiteChecker {
         return db
     }
 
+    /// Whether SQLite compiles each of `statements` (its first statement) without an error,
+    /// in one use of the connection; stops at the first it rejects.
+    func preparesAll(_ statements: [String]) -> Bool {
+        do {
+            try db.writeWithoutTransaction { conn in
+                for sql in statements { _ = try conn.makeFirstStatement(sql: sql) }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Compiles `sql` without running it.
     func prepare(_ sql: String) -> Result<Prepared, SQLiteMessage> {
         do {

@@ -36,7 +36,9 @@ enum TableQueryParameters {
         let overrides = declared.reduce(into: [String: SQLQuery.ParameterOverride]()) { result, entry in
             result[entry.key] = SQLQuery.ParameterOverride(name: entry.key, type: entry.value)
         }
-        let tokens = SQLTokenizer.expressionTokens(of: SQLRenderer.selectSQL(query, on: table))
+        // The result columns say nothing about the parameters: typed as one literal, not as
+        // every column of the table.
+        let tokens = SQLTokenizer.expressionTokens(of: SQLRenderer.selectSQL(query, on: table, resultColumns: "1"))
         let facts = QueryTyper.type(tokens, schema: schema, parameterTypes: overrides)
         let inferred = facts.uses.mapValues { uses in
             uses.map { Inference(type: $0.base, isOptional: $0.optional, dateFormat: $0.dateFormat) }

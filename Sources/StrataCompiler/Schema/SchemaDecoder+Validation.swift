@@ -396,8 +396,7 @@ extension SchemaDecoder {
                 for index in table.indexes where scratch.execute(SQLRenderer.createIndexSQL(index, on: table)) != nil { return }
             }
             for (tableIndex, table) in checked {
-                let statements = Self.daoStatements(of: table, byRecordName: byRecordName, in: schema)
-                if statements.allSatisfy({ if case .success = scratch.prepare($0) { true } else { false } }) {
+                if scratch.preparesAll(Self.daoStatements(of: table, byRecordName: byRecordName, in: schema)) {
                     statementsChecked.insert(tableIndex)
                 }
             }
