@@ -59,7 +59,10 @@ extension YAMLNode {
     /// A plain `null`, `~`, `Null`, `NULL` or empty scalar.
     package var isNull: Bool {
         guard case .scalar(let text, .plain) = kind else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(text)
+        switch text {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
     }
 
     /// A plain `true` or `false` (also `True`, `TRUE`, …; YAML 1.2 core schema).
@@ -90,7 +93,7 @@ extension YAMLNode {
         } else if body.hasPrefix("0o") {
             magnitude = UInt64(body.dropFirst(2), radix: 8)
         } else {
-            guard body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard body.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
             magnitude = UInt64(body)
         }
         guard let magnitude else { return nil }
@@ -105,8 +108,12 @@ extension YAMLNode {
     package var double: Double? {
         if let int { return Double(int) }
         guard case .scalar(let text, .plain) = kind, !text.isEmpty else { return nil }
-        let allowed = Set("0123456789+-.eE")
-        guard text.allSatisfy({ allowed.contains($0) }), text.contains(where: \.isNumber) else { return nil }
+        // Only ASCII digits, signs, `.` and exponents (byte by byte: each is one character), with a digit.
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard text.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            text.utf8.contains(where: isDigit)
+        else { return nil }
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }

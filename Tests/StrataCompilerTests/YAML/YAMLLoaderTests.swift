@@ -33,6 +33,28 @@ import Testing
         #expect(root[7].bool == nil && root[7].string == "yes")
     }
 
+    /// How each plain scalar reads: null, boolean, integer, double or string (exactly one).
+    @Test(arguments: [
+        ("", "null"), ("~", "null"), ("Null", "null"), ("nULL", "string"), ("TRUE", "bool"), ("tRUE", "string"),
+        ("42", "int 42"), ("-0", "int 0"), ("+7", "int 7"), ("0x1F", "int 31"), ("0o17", "int 15"), ("0b1", "string"),
+        ("-9223372036854775808", "int -9223372036854775808"), ("9223372036854775808", "double 9.223372036854776e+18"),
+        ("1.5", "double 1.5"), ("-.5", "double -0.5"), ("1e3", "double 1000.0"), ("1E-2", "double 0.01"),
+        ("1.2.3", "string"), (".", "string"), ("+", "string"), ("e", "string"), ("1e999", "string"), ("١٢", "string"),
+        ("1\u{301}", "string"), ("12a", "string"), ("- 1", "string"), ("1_000", "string"), (".inf", "string"),
+    ])
+    func plainScalarTypes(_ text: String, _ expected: String) throws {
+        let node = YAMLNode(.scalar(text, .plain), at: SourceLocation(file: "t.yml", line: 1, column: 1))
+        var read: [String] = []
+        if node.isNull { read.append("null") }
+        if node.bool != nil { read.append("bool") }
+        if let int = node.int { read.append("int \(int)") }
+        if node.int == nil, let double = node.double { read.append("double \(double)") }
+        if let string = node.string { read.append(string == text ? "string" : "string \(string)") }
+        #expect(read == [expected], "\(text)")
+        let quoted = YAMLNode(.scalar(text, .quoted), at: node.location)
+        #expect(quoted.string == text && quoted.int == nil && quoted.double == nil && !quoted.isNull)
+    }
+
     @Test func anchorsAliasesAndMerge() throws {
         let root = try #require(load("""
             base: &base { type: text, unique: true }
