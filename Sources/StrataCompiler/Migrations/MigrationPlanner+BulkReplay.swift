@@ -64,6 +64,8 @@ final class BulkReplay {
     /// The entered tables materialized so far (the work beyond linear: each costs one
     /// `CREATE` of SQLite's, proportional to the database).
     private(set) var materializedTables = 0
+    /// Of those, the ones materialized under temporary names (one reading of the schema).
+    private(set) var materializedUnderTemporaryNames = 0
     /// The tables and indexes the schema's checks executed (``ValidatedDatabase``), by their
     /// SQL, which is the statement SQLite accepted and what it stored for it: a `CREATE` of
     /// the replay with exactly that SQL is entered as that entry without executing it again
@@ -420,24 +422,28 @@ final class BulkReplay {
         for key in entered { try materialize(key, on: conn) }
     }
 
-    /// Gives the entered table `key` and its indexes real b-trees: their entries are removed,
-    /// their SQL (as `sqlite_master` holds it now: a rename of another table rewrites it)
-    /// executed, and the new entries moved back to the old ones' places (`rowid`), so the
-    /// order of `sqlite_master` is the one executing every statement gives.
+    /// Gives the entered table `key` and its indexes real b-trees, with one reading of the
+    /// schema by SQLite (``materializeUnderTemporaryNames(_:on:)``), or, when its SQL does not
+    /// allow that, by removing their entries, executing their SQL (as `sqlite_master` holds it
+    /// now: a rename of another table rewrites it) and moving the new entries back to the old
+    /// ones' places (`rowid`), so the order of `sqlite_master` is the one executing every
+    /// statement gives.
     private func materialize(_ key: SQLName.Key, on conn: Connection) throws {
         guard entered.remove(key) != nil else { return }
         materializedTables += 1
         tableSQL[key] = nil
         let rows = try conn.fetch(
             sql: "SELECT rowid, type, name, sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL ORDER BY rowid")
-        var objects: [(rowid: Int, type: String, name: String, sql: String)] = []
+        var objects: [MaterializedObject] = []
         for row in rows {
             let type: String = try row.get(1)
             let objectName: String = try row.get(2)
             let belongs = type == "table" ? SQLName.key(objectName) == key : enteredIndexes[SQLName.key(objectName)] == key
-            if belongs { objects.append((try row.get(0), type, objectName, try row.get(3))) }
+            if belongs { objects.append(MaterializedObject(rowid: try row.get(0), type: type, name: objectName, sql: try row.get(3))) }
         }
         guard objects.contains(where: { $0.type == "table" }) else { throw Refused(description: "an entered table is gone") }
+        for object in objects where object.type == "index" { enteredIndexes[SQLName.key(object.name)] = nil }
+        if try materializeUnderTemporaryNames(objects, on: conn) { return }
         try conn.execute(sql: "PRAGMA writable_schema = ON")
         do {
             try conn.inTransaction(.immediate) {
@@ -450,13 +456,17 @@ final class BulkReplay {
             throw error
         }
         try conn.execute(sql: "PRAGMA writable_schema = RESET")
+        // The new entries may take the freed rowids (when the removed ones were the last), in
+        // another order (an automatic index after its table): moved past every rowid first.
+        let lastKept = try conn.fetchValue(Int.self, sql: "SELECT coalesce(max(rowid), 0) FROM sqlite_master") ?? 0
         for object in objects {
             try conn.execute(sql: object.sql)
-            if object.type == "index" { enteredIndexes[SQLName.key(object.name)] = nil }
         }
         try conn.execute(sql: "PRAGMA writable_schema = ON")
         do {
             try conn.inTransaction(.immediate) {
+                try conn.execute(
+                    sql: "UPDATE sqlite_master SET rowid = rowid + (SELECT max(rowid) FROM sqlite_master) WHERE rowid > ?", arguments: [lastKept])
                 for object in objects {
                     try conn.execute(
                         sql: "UPDATE sqlite_master SET rowid = ? WHERE type = ? AND name = ?", arguments: [object.rowid, object.type, object.name])
@@ -467,5 +477,96 @@ final class BulkReplay {
             throw error
         }
         try conn.execute(sql: "PRAGMA writable_schema = RESET")
+    }
+
+    /// An entry of `sqlite_master` that ``materialize(_:on:)`` gives a b-tree.
+    struct MaterializedObject {
+        var rowid: Int
+        var type: String
+        var name: String
+        var sql: String
+    }
+
+    /// Materializes `objects` (an entered table first, then its indexes, as `sqlite_master`
+    /// holds them) with one reading of the schema instead of two: their SQL is executed under
+    /// fresh names (the table's and the indexes' names replaced; nothing else in it), which
+    /// creates b-trees; then, under `writable_schema`, each entry takes its twin's root page,
+    /// the twin's automatic indexes (UNIQUE, PRIMARY KEY) are renamed to be the table's —
+    /// SQLite numbers them by their place in the same SQL — and the twins' entries are removed.
+    /// The entries keep their places (`rowid`); the automatic indexes come last, where
+    /// executing the table's SQL again would put them too. Returns false, with nothing changed,
+    /// when SQLite refuses the renamed SQL (e.g. a CHECK that names its table).
+    private func materializeUnderTemporaryNames(_ objects: [MaterializedObject], on conn: Connection) throws -> Bool {
+        guard let table = objects.first, table.type == "table" else { return false }
+        var taken = Set(try conn.fetch(sql: "SELECT name FROM sqlite_master").map { SQLName.key(try $0.get(0, as: String.self)) })
+        func fresh(_ base: String) -> String {
+            var candidate = base
+            var suffix = 1
+            while !taken.insert(SQLName.key(candidate)).inserted {
+                suffix += 1
+                candidate = "\(base)_\(suffix)"
+            }
+            return candidate
+        }
+        let twinTable = fresh("strata_materialized")
+        var twins: [(object: MaterializedObject, twin: String, sql: String)] = []
+        for object in objects {
+            let tokens = SQLTokenizer.tokenize(object.sql)
+            func isKeyword(_ index: Int, _ word: String) -> Bool { index < tokens.count && tokens[index].isKeyword(word) }
+            guard isKeyword(0, "CREATE") else { return false }
+            var replaced: [(Range<String.Index>, String)] = []
+            let twin: String
+            if object.type == "table" {
+                // SQLite stores `CREATE TABLE <name>…` (no IF NOT EXISTS, no schema).
+                guard isKeyword(1, "TABLE"), tokens.count > 2, [.word, .identifier, .string].contains(tokens[2].kind) else { return false }
+                twin = twinTable
+                replaced.append((tokens[2].range, SQLRenderer.quoteIdentifier(twin)))
+            } else {
+                let nameAt = isKeyword(1, "UNIQUE") ? 3 : 2
+                guard isKeyword(nameAt - 1, "INDEX"), isKeyword(nameAt + 1, "ON"), nameAt + 2 < tokens.count,
+                    [.word, .identifier, .string].contains(tokens[nameAt].kind), [.word, .identifier, .string].contains(tokens[nameAt + 2].kind)
+                else { return false }
+                twin = fresh("strata_materialized_index")
+                replaced.append((tokens[nameAt].range, SQLRenderer.quoteIdentifier(twin)))
+                replaced.append((tokens[nameAt + 2].range, SQLRenderer.quoteIdentifier(twinTable)))
+            }
+            var sql = object.sql
+            for (range, text) in replaced.reversed() { sql.replaceSubrange(range, with: text) }
+            twins.append((object, twin, sql))
+        }
+        do {
+            for twin in twins { try conn.execute(sql: twin.sql) }
+        } catch {
+            try? conn.execute(sql: "DROP TABLE IF EXISTS \(SQLRenderer.quoteIdentifier(twinTable))")
+            return false
+        }
+        try conn.execute(sql: "PRAGMA writable_schema = ON")
+        do {
+            try conn.inTransaction(.immediate) {
+                for twin in twins {
+                    try conn.execute(
+                        sql: "UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master WHERE name = ?) WHERE rowid = ?",
+                        arguments: [twin.twin, twin.object.rowid])
+                    try conn.execute(sql: "DELETE FROM sqlite_master WHERE name = ?", arguments: [twin.twin])
+                }
+                let prefix = "sqlite_autoindex_\(twinTable)_"
+                for row in try conn.fetch(
+                    sql: "SELECT rowid, name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NULL ORDER BY rowid",
+                    arguments: [twinTable])
+                {
+                    let name: String = try row.get(1)
+                    guard name.hasPrefix(prefix) else { throw Refused(description: "an unexpected automatic index \(name)") }
+                    try conn.execute(
+                        sql: "UPDATE sqlite_master SET name = ?, tbl_name = ? WHERE rowid = ?",
+                        arguments: ["sqlite_autoindex_\(table.name)_" + name.dropFirst(prefix.count), table.name, try row.get(0, as: Int.self)])
+                }
+            }
+        } catch {
+            try? conn.execute(sql: "PRAGMA writable_schema = RESET")
+            throw error
+        }
+        try conn.execute(sql: "PRAGMA writable_schema = RESET")
+        materializedUnderTemporaryNames += 1
+        return true
     }
 }
