@@ -258,9 +258,10 @@ extension SchemaDecoder {
     }
 
     /// The statements of `table`'s generated DAO that validation prepares: ``DAOPlan/statements``
-    /// and both navigation methods of each of its foreign keys.
-    static func daoStatements(of table: Table, byRecordName: [String: Table], in schema: Schema) -> [String] {
-        var statements = DAOPlan(table: table, schema: schema).statements
+    /// (with `leavingOutImplied`, ``DAOPlan/statements(leavingOutImplied:)``) and both
+    /// navigation methods of each of its foreign keys.
+    static func daoStatements(of table: Table, byRecordName: [String: Table], in schema: Schema, leavingOutImplied: Bool = false) -> [String] {
+        var statements = DAOPlan(table: table, schema: schema).statements(leavingOutImplied: leavingOutImplied)
         for column in table.columns {
             guard let key = column.references, let parent = byRecordName[key.table],
                 let parentColumn = parent.column(named: key.column)
@@ -376,6 +377,9 @@ extension SchemaDecoder {
         let neighbourhoods = Self.neighbourhoods(of: schema)
         let byRecordName = Self.tablesByRecordName(schema)
         var statementsChecked: Set<Int> = []
+        // The statements SQLite compiled in a batch, with every table they touch: it compiles
+        // them in the full database too.
+        var accepted: Set<String> = []
         // The batch's created tables, and whether SQLite accepted all of its DDL.
         var batchTables: [(Int, Table)] = []
         var batchClean = true
@@ -396,8 +400,13 @@ extension SchemaDecoder {
                 for index in table.indexes where scratch.execute(SQLRenderer.createIndexSQL(index, on: table)) != nil { return }
             }
             for (tableIndex, table) in checked {
-                if scratch.preparesAll(Self.daoStatements(of: table, byRecordName: byRecordName, in: schema)) {
+                // A statement SQLite compiled in an earlier batch compiles here too (a
+                // navigation method's is often another table's `find`).
+                let statements = Self.daoStatements(of: table, byRecordName: byRecordName, in: schema, leavingOutImplied: true)
+                    .filter { !accepted.contains($0) }
+                if scratch.preparesAll(statements) {
                     statementsChecked.insert(tableIndex)
+                    accepted.formUnion(statements)
                 }
             }
         }

@@ -155,8 +155,21 @@ package struct DAOPlan {
     /// The statements the generated DAO runs on its own table: select, insert, upsert, update,
     /// delete and find (not navigation; the named queries only on an expiring table, whose
     /// added condition the front end did not prepare). The validation stage prepares each.
-    package var statements: [String] {
-        var statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
+    package var statements: [String] { statements(leavingOutImplied: false) }
+
+    /// ``statements``; with `leavingOutImplied`, without the two that another one contains, so
+    /// that SQLite compiles them whenever it compiles that one: the `SELECT` of every row
+    /// (`find`'s statement is it followed by a `WHERE`) and, when nothing follows the written
+    /// row (no `RETURNING`), the `INSERT` (the upsert's is it followed by `ON CONFLICT`).
+    package func statements(leavingOutImplied: Bool) -> [String] {
+        var statements: [String]
+        if !leavingOutImplied {
+            statements = [selectSQL, insertSQL, upsertSQL, deleteSQL, findSQL]
+        } else if returningRow.isEmpty {
+            statements = [upsertSQL, deleteSQL, findSQL]
+        } else {
+            statements = [insertSQL, upsertSQL, deleteSQL, findSQL]
+        }
         if !nonKeyColumns.isEmpty { statements.append(updateSQL) }
         if table.autoincrementColumn != nil { statements.append(insertAssigningKeySQL) }
         if table.expires { statements += table.queries.map(querySQL) }

@@ -85,6 +85,24 @@ import Testing
         }
     }
 
+    /// The batches leave out the statements another one contains: the `SELECT` of every row
+    /// (a prefix of `find`'s) and the `INSERT` (a prefix of the upsert's), which SQLite then
+    /// compiles whenever it compiles the longer one. Pinned here for every kind of table.
+    @Test func theStatementsLeftOutArePrefixesOfOnesPrepared() throws {
+        let (checked, diagnostics, _) = Self.check(Self.mixed + "  Keyless:\n    expires: true\n    columns:\n      id: { type: int, primaryKey: autoincrement }\n")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let schema = try #require(checked)
+        for table in schema.tables {
+            let plan = DAOPlan(table: table, schema: schema)
+            #expect(plan.findSQL.hasPrefix(plan.selectSQL + " "), "\(table.recordName)")
+            #expect(plan.upsertSQL.hasPrefix(plan.insertSQL + " "), "\(table.recordName)")
+            let all = plan.statements
+            let kept = plan.statements(leavingOutImplied: true)
+            #expect(Set(all).subtracting(kept) == [plan.selectSQL, plan.insertSQL], "\(table.recordName)")
+            #expect(kept.allSatisfy(all.contains))
+        }
+    }
+
     @Test func aSchemaWithATriggerOrSearchPreparesEveryStatementInTheFullDatabase() throws {
         for extra in [
             "triggers:\n  refund_log: \"CREATE TRIGGER refund_log AFTER DELETE ON Refund BEGIN SELECT 1; END\"\n",
