@@ -209,7 +209,7 @@ struct SQLExpressionParser: SQLTokenCursor {
         case .number:
             position += 1
             let text = token.upper
-            return node(.number(isReal: !text.hasPrefix("0X") && (text.contains(".") || text.contains("E"))), from: start)
+            return node(.number(isReal: !text.hasPrefix("0X") && (text.utf8.contains(UInt8(ascii: ".")) || text.utf8.contains(UInt8(ascii: "E")))), from: start)
         case .string:
             position += 1
             return node(.string, from: start)

@@ -185,7 +185,17 @@ package enum SQLRenderer {
     /// `text`, with a line break after it when it has a `--` (possibly a line comment that
     /// would otherwise run on over what follows).
     static func endingLineComment(_ text: String) -> String {
-        text.contains("--") ? text + "\n" : text
+        // By bytes, as SQLite reads a comment (Foundation's `contains` compares characters).
+        var afterDash = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "-") {
+                if afterDash { return text + "\n" }
+                afterDash = true
+            } else {
+                afterDash = false
+            }
+        }
+        return text
     }
 
     /// Whether `fragment`, rendered as `selectSQL` renders it, would hide the SQL after it: it

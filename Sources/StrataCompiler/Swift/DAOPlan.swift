@@ -53,7 +53,9 @@ package struct DAOPlan {
 
     /// The placeholders of the values of `columns`, numbered from `first`.
     func placeholders(_ columns: [Column], from first: Int) -> [String] {
-        columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
+        // SQLite's `?` does not depend on the value's codec, which is costly to make.
+        if dialect is SQLiteDialect { return Array(repeating: dialect.placeholder(first, for: nil), count: columns.count) }
+        return columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
     }
 
     /// What follows a write that gives back the stored row (PostgreSQL's `RETURNING`).
@@ -79,11 +81,16 @@ package struct DAOPlan {
     /// Inserts, or updates every non-key column of the row with the same key.
     package var upsertSQL: String {
         let conflict = keyColumns.map { Self.quoted($0.sqlName) }.joined(separator: ", ")
-        let assignments = nonKeyColumns.map { "\(Self.quoted($0.sqlName)) = excluded.\(Self.quoted($0.sqlName))" }
-        let action = assignments.isEmpty
-            ? dialect.upsertOfKeyOnly(keyColumns.first.map { Self.quoted($0.sqlName) } ?? "")
-            : "DO UPDATE SET " + assignments.joined(separator: ", ")
-        return insert(table.columns) + " ON CONFLICT (\(conflict)) " + action + returningRow
+        var action = ""
+        for column in nonKeyColumns {
+            let name = Self.quoted(column.sqlName)
+            action += action.isEmpty ? "DO UPDATE SET " : ", "
+            action += name
+            action += " = excluded."
+            action += name
+        }
+        if action.isEmpty { action = dialect.upsertOfKeyOnly(keyColumns.first.map { Self.quoted($0.sqlName) } ?? "") }
+        return insert(table.columns) + " ON CONFLICT (" + conflict + ") " + action + returningRow
     }
 
     /// Updates the non-key columns of the row with a key.
