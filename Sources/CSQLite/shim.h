@@ -28,4 +28,11 @@ static inline int strata_db_config_int(sqlite3 *db, int option, int value) {
     return sqlite3_db_config(db, option, value, (int *)0);
 }
 
+/// Turns off SQLite's memory statistics for the whole process (`sqlite3_config`, a C variadic
+/// function): each of SQLite's allocations then takes no mutex. Only before SQLite initializes
+/// (the first connection); later it returns SQLITE_MISUSE and changes nothing.
+static inline int strata_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Strata
 
 /// The `strata` command-line tool (run by the `strata` executable and the plugins' tool).
 public struct StrataCommand: ParsableCommand {
@@ -11,4 +12,12 @@ public struct StrataCommand: ParsableCommand {
 
     /// Creates the command (ArgumentParser fills in the options).
     public init() {}
+
+    /// Runs the command for the process's arguments, SQLite's memory statistics off first
+    /// (the compiler's checks prepare many thousands of statements; each allocation of SQLite's
+    /// would take a mutex for them).
+    public static func main() {
+        SQLiteLibrary.disableMemoryStatistics()
+        main(nil)
+    }
 }
