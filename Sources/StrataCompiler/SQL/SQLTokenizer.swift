@@ -72,102 +72,158 @@ struct SQLToken: Hashable, Sendable {
 }
 
 enum SQLTokenizer {
-    /// Operator characters that combine (<=, <>, ==, !=, ||, <<, >>).
-    static let combining: Set<Unicode.Scalar> = ["<", ">", "=", "!", "|"]
-
     /// The tokens of `sql`, without whitespace and comments.
+    ///
+    /// Scans the UTF-8 bytes: every character the grammar names is ASCII, and every byte of a
+    /// non-ASCII scalar is 0x80 or above, so a non-ASCII scalar is only decoded where it starts a
+    /// token (Unicode whitespace is skipped there, any other scalar starts a word; within a word
+    /// every non-ASCII scalar continues it).
     static func tokenize(_ sql: String) -> [SQLToken] {
+        if let tokens = sql.utf8.withContiguousStorageIfAvailable({ tokenize(sql, bytes: $0) }) {
+            return tokens
+        }
+        return Array(sql.utf8).withUnsafeBufferPointer { tokenize(sql, bytes: $0) }
+    }
+
+    /// ``tokenize(_:)`` over `bytes`, the UTF-8 of `sql`.
+    private static func tokenize(_ sql: String, bytes: UnsafeBufferPointer<UInt8>) -> [SQLToken] {
+        let count = bytes.count
+        // Room for a token every four bytes (generated DDL has one every six): a whole
+        // migration's million tokens are not copied as the array grows, and the pages reserved
+        // beyond the last token are never touched.
         var tokens: [SQLToken] = []
-        let scalars = sql.unicodeScalars
-        var index = scalars.startIndex
-        func token(_ kind: SQLToken.Kind, _ range: Range<String.Index>, value: String? = nil) -> SQLToken {
-            let text = String(sql[range])
-            let start = sql.utf8.distance(from: sql.startIndex, to: range.lowerBound)
-            let offsets = start..<start + sql.utf8.distance(from: range.lowerBound, to: range.upperBound)
-            return SQLToken(kind: kind, text: text, value: value ?? text, range: range, offsets: offsets)
+        tokens.reserveCapacity(count / 4)
+        // The string index of the last token bound, advanced along with its byte offset (O(1)
+        // for native strings, and never walked back: token bounds only grow).
+        var cursor = sql.utf8.startIndex
+        var cursorOffset = 0
+        func stringIndex(_ offset: Int) -> String.Index {
+            cursor = sql.utf8.index(cursor, offsetBy: offset - cursorOffset)
+            cursorOffset = offset
+            return cursor
         }
-        // Letters, digits, `_`, `$` and every non-ASCII scalar (the ASCII test first: the
-        // Unicode property lookup is slow, and the verifier tokenizes every DDL statement).
-        func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-            guard scalar.isASCII else { return true }
-            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+        func append(_ kind: SQLToken.Kind, _ offsets: Range<Int>, value: String? = nil) {
+            let text = string(offsets)
+            let lower = stringIndex(offsets.lowerBound)
+            let range = lower..<stringIndex(offsets.upperBound)
+            tokens.append(SQLToken(kind: kind, text: text, value: value ?? text, range: range, offsets: offsets))
         }
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
             let start = index
-            if isWhitespace(scalar) {
-                index = scalars.index(after: index)
+            if byte >= 0x80 {
+                // A non-ASCII scalar: Unicode whitespace is skipped, anything else starts a word.
+                let (scalar, length) = decodeScalar(bytes, at: index)
+                if scalar?.properties.isWhitespace == true {
+                    index += length
+                    continue
+                }
+                index += length
+                while index < count && isWordByte(bytes[index]) { index += 1 }
+                append(.word, start..<index)
                 continue
             }
-            // Comments.
-            if scalar == "-", let next = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
-                next < scalars.endIndex, scalars[next] == "-"
-            {
-                while index < scalars.endIndex && scalars[index] != "\n" { index = scalars.index(after: index) }
-                continue
-            }
-            if scalar == "/", let next = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
-                next < scalars.endIndex, scalars[next] == "*"
-            {
-                index = scalars.index(after: next)
-                while index < scalars.endIndex {
-                    if scalars[index] == "*", let after = scalars.index(index, offsetBy: 1, limitedBy: scalars.endIndex),
-                        after < scalars.endIndex, scalars[after] == "/"
-                    {
-                        index = scalars.index(after: after)
+            switch byte {
+            case 0x20, 0x09...0x0D:
+                index += 1
+            case UInt8(ascii: "-") where index + 1 < count && bytes[index + 1] == UInt8(ascii: "-"):
+                // A line comment runs to the newline (which is whitespace).
+                index += 2
+                while index < count && bytes[index] != 0x0A { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < count && bytes[index + 1] == UInt8(ascii: "*"):
+                // A block comment runs past its `*/` (unterminated: to the end).
+                index += 2
+                while index < count {
+                    if bytes[index] == UInt8(ascii: "*"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/") {
+                        index += 2
                         break
                     }
-                    index = scalars.index(after: index)
+                    index += 1
                 }
-                continue
-            }
-            // Quoted: strings and identifiers; a doubled closing quote stands for itself.
-            if scalar == "'" || scalar == "\"" || scalar == "`" || scalar == "[" {
-                let close: Unicode.Scalar = scalar == "[" ? "]" : scalar
-                var value = String.UnicodeScalarView()
-                index = scalars.index(after: index)
-                while index < scalars.endIndex {
-                    if scalars[index] == close {
-                        let after = scalars.index(after: index)
-                        if close != "]", after < scalars.endIndex, scalars[after] == close {
-                            value.append(close)
-                            index = scalars.index(after: after)
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
+                // Quoted: strings and identifiers; a doubled closing quote stands for itself.
+                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
+                let doubles = close != UInt8(ascii: "]")
+                index += 1
+                var contentStart = index
+                var contentEnd = count
+                // The unquoted value, only built once a doubled quote is found.
+                var unquoted: [UInt8]?
+                while index < count {
+                    if bytes[index] == close {
+                        if doubles, index + 1 < count, bytes[index + 1] == close {
+                            if unquoted == nil { unquoted = [] }
+                            unquoted?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart...index]))
+                            index += 2
+                            contentStart = index
                             continue
                         }
-                        index = after
+                        contentEnd = index
+                        index += 1
                         break
                     }
-                    value.append(scalars[index])
-                    index = scalars.index(after: index)
+                    index += 1
                 }
-                if scalar == "'" {
-                    tokens.append(token(.string, start..<index))
+                if byte == UInt8(ascii: "'") {
+                    append(.string, start..<index)
+                } else if var value = unquoted {
+                    value.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<contentEnd]))
+                    append(.identifier, start..<index, value: String(decoding: value, as: UTF8.self))
                 } else {
-                    tokens.append(token(.identifier, start..<index, value: String(value)))
+                    append(.identifier, start..<index, value: string(contentStart..<contentEnd))
                 }
-                continue
-            }
-            if isWordScalar(scalar) {
-                while index < scalars.endIndex && isWordScalar(scalars[index]) { index = scalars.index(after: index) }
+            case _ where isWordByte(byte):
+                index += 1
+                while index < count && isWordByte(bytes[index]) { index += 1 }
                 // A number with a fraction or exponent: 1.5, 1e10.
-                if ("0"..."9").contains(scalar), index < scalars.endIndex, scalars[index] == "." {
-                    index = scalars.index(after: index)
-                    while index < scalars.endIndex && isWordScalar(scalars[index]) { index = scalars.index(after: index) }
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), index < count, bytes[index] == UInt8(ascii: ".") {
+                    index += 1
+                    while index < count && isWordByte(bytes[index]) { index += 1 }
                 }
-                tokens.append(token(.word, start..<index))
-                continue
+                append(.word, start..<index)
+            default:
+                // Operators: group the characters that combine (<=, <>, ==, !=, ||, <<, >>).
+                index += 1
+                if isCombiningByte(byte) {
+                    while index < count && isCombiningByte(bytes[index]) { index += 1 }
+                }
+                append(.symbol, start..<index)
             }
-            // Operators: group the characters that combine (<=, <>, ==, !=, ||, <<, >>).
-            index = scalars.index(after: index)
-            if combining.contains(scalar) {
-                while index < scalars.endIndex && combining.contains(scalars[index]) { index = scalars.index(after: index) }
-            }
-            tokens.append(token(.symbol, start..<index))
         }
         return tokens
+    }
+
+    /// Letters, digits, `_`, `$` and every byte of a non-ASCII scalar.
+    @inline(__always)
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
+            true
+        default: false
+        }
+    }
+
+    /// Operator characters that combine (<=, <>, ==, !=, ||, <<, >>).
+    @inline(__always)
+    private static func isCombiningByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "!")
+            || byte == UInt8(ascii: "|")
+    }
+
+    /// The scalar whose UTF-8 starts at `index` (a lead byte 0x80 or above) and its length in
+    /// bytes. The bytes are a Swift string's, so valid UTF-8.
+    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= bytes.count else { return (nil, 1) }
+        var value = UInt32(lead) & (0x7F >> length)
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (Unicode.Scalar(value), length)
     }
 
     /// A canonical form of an SQL fragment: keywords and identifiers lower-cased and unquoted,
