@@ -20,10 +20,11 @@ package enum SchemaIntrospector {
         let objects = try conn.fetch(
             sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
         let search = try searchObjectNames(conn)
-        var tableOptions: [String: (strict: Bool, withoutRowid: Bool)] = [:]
+        // By the bytes of each name (Swift's `==` takes canonically equivalent names for equal).
+        var tableOptions: [[UInt8]: (strict: Bool, withoutRowid: Bool)] = [:]
         for row in try conn.fetch(sql: "SELECT name, strict, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table'") {
             let name: String = try row.get(0)
-            tableOptions[name] = (try row.get(1, as: Int.self) != 0, try row.get(2, as: Int.self) != 0)
+            tableOptions[Array(name.utf8)] = (try row.get(1, as: Int.self) != 0, try row.get(2, as: Int.self) != 0)
         }
         // Every table's pragma rows at once (on any error, each table is asked alone).
         let bulk = try? PragmaRows.read(conn)
@@ -42,7 +43,7 @@ package enum SchemaIntrospector {
                 schema.searchTriggers.append(DatabaseTrigger(name: name, table: table, sql: sql ?? ""))
             case "table":
                 guard name != Migrator.historyTable else { continue }
-                let options = tableOptions[name] ?? (false, false)
+                let options = tableOptions[Array(name.utf8)] ?? (false, false)
                 tables.append(
                     try introspectTable(
                         conn, name: name, sql: sql ?? "", strict: options.strict, withoutRowid: options.withoutRowid, bulk: bulk))
@@ -74,15 +75,17 @@ package enum SchemaIntrospector {
     /// one query a table: by table name, the rows the per-table queries of
     /// ``introspectTable(_:name:sql:strict:withoutRowid:bulk:)`` and
     /// ``introspectIndexes(_:table:sql:bulk:)`` read, in their order. A table without an
-    /// entry (a virtual table) is asked alone, as before.
+    /// entry (a virtual table) is asked alone, as before. Tables are keyed by the bytes of
+    /// their names: Swift's `==` would take `café` spelled with a precomposed `é` and with a
+    /// combining accent, two tables to SQLite, for one.
     struct PragmaRows {
         /// `table_xinfo`: name, type, notnull, dflt_value, pk, hidden (by cid).
-        var columns: [String: [Row]] = [:]
+        var columns: [[UInt8]: [Row]] = [:]
         /// `foreign_key_list`: id, seq, table, from, to, on_update, on_delete (by id, seq).
-        var foreignKeys: [String: [Row]] = [:]
+        var foreignKeys: [[UInt8]: [Row]] = [:]
         /// `index_list` (by index name) with each index's `index_xinfo` key rows: cid, name,
         /// desc, coll (by seqno).
-        var indexes: [String: [(name: String, isUnique: Bool, origin: String, keys: [Row])]] = [:]
+        var indexes: [[UInt8]: [(name: String, isUnique: Bool, origin: String, keys: [Row])]] = [:]
 
         static func read(_ conn: Connection) throws -> PragmaRows {
             var rows = PragmaRows()
@@ -91,20 +94,20 @@ package enum SchemaIntrospector {
             for row in try conn.fetch(
                 sql: "SELECT x.name, x.type, x.\"notnull\", x.dflt_value, x.pk, x.hidden, m.name FROM sqlite_master m, pragma_table_xinfo(m.name) x WHERE \(tables) ORDER BY m.rowid, x.cid")
             {
-                rows.columns[try row.get(6, as: String.self), default: []].append(row)
+                rows.columns[Array(try row.get(6, as: String.self).utf8), default: []].append(row)
             }
             for row in try conn.fetch(
                 sql: "SELECT f.id, f.seq, f.\"table\", f.\"from\", f.\"to\", f.on_update, f.on_delete, m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE \(tables) ORDER BY m.rowid, f.id, f.seq")
             {
-                rows.foreignKeys[try row.get(7, as: String.self), default: []].append(row)
+                rows.foreignKeys[Array(try row.get(7, as: String.self).utf8), default: []].append(row)
             }
-            var last: (table: String, index: String)?
+            var last: (table: [UInt8], index: String)?
             for row in try conn.fetch(
                 sql: "SELECT k.cid, k.name, k.\"desc\", k.coll, i.name, i.\"unique\", i.origin, m.name FROM sqlite_master m, pragma_index_list(m.name) i, pragma_index_xinfo(i.name) k WHERE \(tables) AND i.origin IN ('u', 'c') AND k.key = 1 ORDER BY m.rowid, i.name, k.seqno")
             {
-                let table: String = try row.get(7)
+                let table = Array(try row.get(7, as: String.self).utf8)
                 let index: String = try row.get(4)
-                if let last, last.table == table, last.index == index, let position = rows.indexes[table]?.indices.last {
+                if let last, last.table == table, SQLName.identical(last.index, index), let position = rows.indexes[table]?.indices.last {
                     rows.indexes[table]?[position].keys.append(row)
                 } else {
                     rows.indexes[table, default: []].append((index, try row.get(5, as: Int.self) != 0, try row.get(6), [row]))
@@ -119,8 +122,9 @@ package enum SchemaIntrospector {
         _ conn: Connection, name: String, sql: String, strict: Bool, withoutRowid: Bool, bulk: PragmaRows? = nil
     ) throws -> DatabaseTable {
         // The rows read for every table at once, when they cover this one.
-        let read = bulk?.columns[name].map { columns in
-            (columns: columns, foreignKeys: bulk?.foreignKeys[name] ?? [], indexes: bulk?.indexes[name] ?? [])
+        let key = Array(name.utf8)
+        let read = bulk?.columns[key].map { columns in
+            (columns: columns, foreignKeys: bulk?.foreignKeys[key] ?? [], indexes: bulk?.indexes[key] ?? [])
         }
         let parsed = SQLTokenizer.parseCreateTable(sql)
         var table = DatabaseTable(name: name, isAutoincrement: parsed.hasAutoincrement, isStrict: strict, isWithoutRowid: withoutRowid, sql: sql)
@@ -190,8 +194,8 @@ package enum SchemaIntrospector {
         _ conn: Connection, table: DatabaseTable, sql indexSQL: [[UInt8]: String], bulk: PragmaRows? = nil
     ) throws -> [DatabaseIndex] {
         var listed: [(name: String, isUnique: Bool, keys: [Row]?)] = []
-        if let bulk, bulk.columns[table.name] != nil {
-            listed = (bulk.indexes[table.name] ?? []).filter { $0.origin == "c" }.map { ($0.name, $0.isUnique, $0.keys) }
+        if let bulk, bulk.columns[Array(table.name.utf8)] != nil {
+            listed = (bulk.indexes[Array(table.name.utf8)] ?? []).filter { $0.origin == "c" }.map { ($0.name, $0.isUnique, $0.keys) }
         } else {
             for row in try conn.fetch(sql: "SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name", arguments: [table.name]) {
                 listed.append((try row.get(0), try row.get(1, as: Int.self) != 0, nil))
