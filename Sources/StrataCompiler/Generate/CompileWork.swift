@@ -21,6 +21,8 @@ final class CompileWork: @unchecked Sendable {
     private var ddl = 0
     private var lookups = 0
     private var replays = 0
+    private var introspected = 0
+    private var reused = 0
 
     init() {}
 
@@ -33,6 +35,11 @@ final class CompileWork: @unchecked Sendable {
     var lookupTablesBuilt: Int { locked { lookups } }
     /// Migration histories replayed in an in-memory database (``MigrationReplay/replay(_:)``).
     var migrationReplays: Int { locked { replays } }
+
+    /// Tables whose structure ``SchemaIntrospector`` asked SQLite for.
+    var introspectedTables: Int { locked { introspected } }
+    /// Tables ``SchemaIntrospector`` took from an ``IntrospectionCache`` instead.
+    var reusedTables: Int { locked { reused } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -48,6 +55,16 @@ final class CompileWork: @unchecked Sendable {
     static func countReplay() {
         guard let work = current else { return }
         work.locked { work.replays += 1 }
+    }
+
+    static func countIntrospectedTable() {
+        guard let work = current else { return }
+        work.locked { work.introspected += 1 }
+    }
+
+    static func countReusedTable() {
+        guard let work = current else { return }
+        work.locked { work.reused += 1 }
     }
 
     static func countLookupTable() {
