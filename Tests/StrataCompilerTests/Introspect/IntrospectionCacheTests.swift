@@ -172,4 +172,26 @@ import Testing
         #expect(work.introspectedTables == 41 + 1 + 1)
         #expect(work.reusedTables == 39 + 40)
     }
+
+    @Test func theVerifierReadsAnUnchangedTableOnce() throws {
+        // strata check replays two migrations and compares: the declared database's 41 tables
+        // are read; of the replayed database only table_1 (its ADD COLUMN rewrote its SQL),
+        // once for the comparison and reused by the rename check.
+        let workspace = try MigrationWorkspace(name: "Big")
+        try workspace.evolve(to: ScalingTests.schema(tables: 40), name: "initial")
+        let yaml = ScalingTests.schema(tables: 41).replacingOccurrences(
+            of: "  Table1:\n    table: table_1\n    columns:\n", with: "  Table1:\n    table: table_1\n    columns:\n      extra: text?\n")
+        try workspace.evolve(to: yaml, name: "more")
+        let schema = try SchemaLoader.load(path: workspace.schemaPath)
+        let migrations = try MigrationFiles.load(schemaPath: workspace.schemaPath)
+        let work = CompileWork()
+        let differences = try CompileWork.$current.withValue(work) { try MigrationVerifier.differences(schema: schema, migrations: migrations) }
+        #expect(differences.isEmpty)
+        #expect(work.introspectedTables == 41 + 1)
+        #expect(work.reusedTables == 40 + 41)
+        // A column the migrations do not add is still found.
+        let ahead = try SchemaLoader.load(
+            contents: yaml.replacingOccurrences(of: "      extra: text?\n", with: "      extra: text?\n      more: text?\n"), path: workspace.schemaPath)
+        #expect(try MigrationVerifier.differences(schema: ahead, migrations: migrations).map(\.description).contains { $0.contains("more") })
+    }
 }
