@@ -22,6 +22,8 @@ final class CompileWork: @unchecked Sendable {
     private var lookups = 0
     private var replays = 0
     private var fullPrepares = 0
+    private var introspected = 0
+    private var reused = 0
 
     init() {}
 
@@ -37,6 +39,11 @@ final class CompileWork: @unchecked Sendable {
     /// Generated DAO statements validation prepared in the database that holds the whole
     /// schema (the others were prepared in a small scratch database with the tables they touch).
     var daoStatementsPreparedInFull: Int { locked { fullPrepares } }
+
+    /// Tables whose structure ``SchemaIntrospector`` asked SQLite for.
+    var introspectedTables: Int { locked { introspected } }
+    /// Tables ``SchemaIntrospector`` took from an ``IntrospectionCache`` instead.
+    var reusedTables: Int { locked { reused } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -57,6 +64,16 @@ final class CompileWork: @unchecked Sendable {
     static func countReplay() {
         guard let work = current else { return }
         work.locked { work.replays += 1 }
+    }
+
+    static func countIntrospectedTable() {
+        guard let work = current else { return }
+        work.locked { work.introspected += 1 }
+    }
+
+    static func countReusedTable() {
+        guard let work = current else { return }
+        work.locked { work.reused += 1 }
     }
 
     static func countLookupTable() {

@@ -89,22 +89,25 @@ package enum MigrationPlanner {
     /// The renames still to do, in order, as statements (with their summary lines), for the
     /// database on `conn`. `history` holds the renames each existing migration performed.
     static func renameStatements(
-        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil,
+        cache: IntrospectionCache? = nil
     ) throws -> (statements: [String], changes: [String], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
-        let steps = try renameSteps(schema: schema, declared: declared, conn: conn, history: history, replay: replay)
+        let steps = try renameSteps(schema: schema, declared: declared, conn: conn, history: history, replay: replay, cache: cache)
         return (steps.statements, steps.pending.map(\.summary), steps.refusals, steps.after)
     }
 
     /// The renames still to do (typed, with their statements), the hints refused, and the
     /// structure after the renames; the statements are applied to the database on `conn`
-    /// (through `replay` when it built that database).
+    /// (through `replay` when it built that database). The database is introspected through
+    /// `cache`, if given.
     static func renameSteps(
-        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil
+        schema: Schema, declared: DatabaseSchema, conn: Connection, history: RenameHistory?, replay: BulkReplay? = nil,
+        cache: IntrospectionCache? = nil
     ) throws -> (statements: [String], pending: [PendingRename], refusals: [(String, SourceLocation?)], after: DatabaseSchema) {
         var statements: [String] = []
         var changes: [PendingRename] = []
         var refusals: [(String, SourceLocation?)] = []
-        let before = try SchemaIntrospector.introspect(conn)
+        let before = try SchemaIntrospector.introspect(conn, cache: cache)
         var taken = takenTableNames(before, declared: declared, schema: schema)
         let tableHints = schema.tables.compactMap { table in table.renamedFrom.map { RenameHint(to: table.sqlName, from: $0) } }
         let pendingTables = pendingHints(tableHints, existing: before.tables.map(\.name), done: history?.tables)
@@ -124,7 +127,7 @@ package enum MigrationPlanner {
             if let replay { try replay.execute(sql, on: conn) } else { try conn.execute(sql: sql) }
         }
         try statements.forEach(execute)
-        let renamed = statements.isEmpty ? before : try SchemaIntrospector.introspect(conn)
+        let renamed = statements.isEmpty ? before : try SchemaIntrospector.introspect(conn, cache: cache)
         let columnStart = statements.count
         for table in schema.tables {
             guard let old = renamed.table(named: table.sqlName) else { continue }
@@ -147,7 +150,7 @@ package enum MigrationPlanner {
             }
         }
         try statements[columnStart...].forEach(execute)
-        let after = statements.count == columnStart ? renamed : try SchemaIntrospector.introspect(conn)
+        let after = statements.count == columnStart ? renamed : try SchemaIntrospector.introspect(conn, cache: cache)
         return (statements, changes, refusals, after)
     }
 
@@ -163,19 +166,22 @@ package enum MigrationPlanner {
     /// then unusable. With `replay`, the ``BulkReplay`` that built the database on `conn`,
     /// every statement is executed through it, and a check that fails throws
     /// ``BulkEntryRefused`` too (or ``BulkReplay/Refused``), for the caller to plan again
-    /// on the Migrator's replay.
+    /// on the Migrator's replay. The declared database, the one on `conn` and the plan applied
+    /// to it are introspected through one ``IntrospectionCache``: the tables the plan leaves
+    /// alone are asked to SQLite once, not once per introspection.
     static func plan(
         schema: Schema, current conn: Connection, options: Options, history: RenameHistory?,
         catalog: ValidatedDatabase = ValidatedDatabase(), enterNewTablesInBulk: Bool = true, replay: BulkReplay? = nil
     ) throws -> MigrationPlan {
-        let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog)
+        let cache = IntrospectionCache()
+        let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog, cache: cache)
         var plan = MigrationPlan()
         var problems: [PlanningProblem] = []
 
         // 1. Renames, applied to the scratch database right away so that everything after
         //    compares by the new names.
         let (renames, renameChanges, refusals, current) = try renameStatements(
-            schema: schema, declared: declared, conn: conn, history: history, replay: replay)
+            schema: schema, declared: declared, conn: conn, history: history, replay: replay, cache: cache)
         if !refusals.isEmpty { throw MigrationPlanningError(refusals.map(\.0), locations: refusals.map(\.1)) }
         plan.changes += renameChanges
         var taken = takenTableNames(current, declared: declared, schema: schema)
@@ -313,7 +319,7 @@ package enum MigrationPlanner {
             }
             if !pending.isEmpty { throw BulkEntryRefused() }
         }
-        let after = try SchemaIntrospector.introspect(conn)
+        let after = try SchemaIntrospector.introspect(conn, cache: cache)
         var result = SchemaDiff.compare(from: after, to: declared).map { $0.sentence(.schema) }
         let droppedKeys = Set(droppedTables.map { SQLName.key($0.name) })
         // The schema's own views and triggers that this plan drops or changes are compared

@@ -52,9 +52,11 @@ package enum MigrationReplay {
 
     /// The structure `schema` declares: its DDL executed in an in-memory database (`catalog`,
     /// the one the checks left, when it holds exactly that DDL) and introspected, so it
-    /// compares with a replayed one on equal terms.
-    static func declaredStructure(of schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase()) throws -> DatabaseSchema {
+    /// compares with a replayed one on equal terms. Its tables go into `cache`, if given.
+    static func declaredStructure(
+        of schema: Schema, catalog: ValidatedDatabase = ValidatedDatabase(), cache: IntrospectionCache? = nil
+    ) throws -> DatabaseSchema {
         let db = try SQLiteChecker.declaredDatabase(of: schema, catalog: catalog)
-        return try db.read { conn in try SchemaIntrospector.introspect(conn) }
+        return try db.read { conn in try SchemaIntrospector.introspect(conn, cache: cache) }
     }
 }

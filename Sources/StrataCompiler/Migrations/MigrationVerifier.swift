@@ -40,15 +40,17 @@ package enum MigrationVerifier {
     /// The differences between the structure the migrations build and the declared one, and
     /// the `renamedFrom` renames the migrations have not done yet (a case-only rename or a
     /// swap of names leaves the same names, compared as SQLite compares them, so only the
-    /// planner's view of the hints tells).
+    /// planner's view of the hints tells). The declared database and the replayed one are
+    /// introspected through one ``IntrospectionCache``, as the planner does.
     static func differences(schema: Schema, migrations: [Migration], catalog: ValidatedDatabase = ValidatedDatabase()) throws -> [Mismatch] {
         if MigrationReplay.areExactlyTheDDL(migrations, of: schema) { return [] }
-        let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog)
+        let cache = IntrospectionCache()
+        let declared = try MigrationReplay.declaredStructure(of: schema, catalog: catalog, cache: cache)
         let db = try MigrationReplay.replay(migrations)
         return try db.writeWithoutTransaction { conn in
-            var result = SchemaDiff.compare(from: try SchemaIntrospector.introspect(conn), to: declared).map(Mismatch.structure)
+            var result = SchemaDiff.compare(from: try SchemaIntrospector.introspect(conn, cache: cache), to: declared).map(Mismatch.structure)
             let renames = try? MigrationPlanner.renameSteps(
-                schema: schema, declared: declared, conn: conn, history: MigrationPlanner.renameHistory(migrations))
+                schema: schema, declared: declared, conn: conn, history: MigrationPlanner.renameHistory(migrations), cache: cache)
             result += (renames?.pending ?? []).map(Mismatch.renameNotDone)
             return result
         }

@@ -229,6 +229,34 @@ import Testing
         #expect(result.warnings.isEmpty)
     }
 
+    @Test func canonicallyEquivalentNamesAreTwoTables() throws {
+        // `café` with a precomposed `é` and with `e` and a combining accent: two tables to
+        // SQLite, equal to Swift's `==`. The pragmas read for every table at once must not
+        // pour one's columns, keys and options into the other.
+        let db = try Database.inMemory()
+        try db.writeWithoutTransaction { conn in
+            try conn.execute(sql: """
+                CREATE TABLE "caf\u{E9}" (id INTEGER PRIMARY KEY, p TEXT REFERENCES other) STRICT;
+                CREATE TABLE "cafe\u{301}" (id TEXT PRIMARY KEY, q TEXT UNIQUE) WITHOUT ROWID;
+                CREATE TABLE other (k INTEGER PRIMARY KEY);
+                CREATE INDEX "cafe\u{301}_q" ON "cafe\u{301}" (q DESC);
+                """)
+        }
+        let structure = try db.read { conn in try SchemaIntrospector.introspect(conn) }
+        let precomposed = try #require(structure.table(named: "caf\u{E9}"))
+        let combining = try #require(structure.table(named: "cafe\u{301}"))
+        #expect(SQLName.identical(precomposed.name, "caf\u{E9}") && SQLName.identical(combining.name, "cafe\u{301}"))
+        #expect(precomposed.columns.map(\.name) == ["id", "p"])
+        #expect(precomposed.primaryKey == ["id"] && precomposed.columns[0].isNotNull)
+        #expect(precomposed.isStrict && !precomposed.isWithoutRowid)
+        #expect(precomposed.foreignKeys.map(\.parentColumns) == [["k"]] && precomposed.uniqueConstraints.isEmpty)
+        #expect(combining.columns.map(\.name) == ["id", "q"])
+        #expect(combining.isWithoutRowid && !combining.isStrict)
+        #expect(combining.foreignKeys.isEmpty && combining.uniqueConstraints == [["q"]])
+        #expect(structure.indexes.map(\.columns) == [["q DESC"]])
+        #expect(SQLName.identical(structure.indexes[0].table, "cafe\u{301}"))
+    }
+
     @Test func aDatabaseWithNothingToDescribeIsAnError() throws {
         #expect {
             try introspect("CREATE TABLE loose (v TEXT)")
