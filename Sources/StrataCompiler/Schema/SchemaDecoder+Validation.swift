@@ -477,9 +477,14 @@ extension SchemaDecoder {
 
     /// Prepares the query's `SELECT`.
     mutating func checkQuery(_ query: Query, source: QuerySource, table: Table, tableIndex: Int, sqlite: SQLiteChecker) -> QueryCheck {
-        // The whole query first: when SQLite accepts it, its `where` alone is accepted too (the
-        // same condition on the same table, without the ordering), so one prepare suffices.
-        if case .success(let prepared) = sqlite.prepare(SQLRenderer.selectSQL(query, on: table)), !prepared.hasTrailingText {
+        // The whole query first: when SQLite accepts it and the `where` closes every bracket it
+        // opens, the `where` alone is accepted too (the same condition on the same table; the
+        // `ORDER BY` that follows cannot continue an expression), so one prepare suffices. A
+        // `where` that leaves a bracket open can be completed by the `orderBy` (`id IN (SELECT
+        // id FROM t` + `id)`): it is prepared alone, as below, and rejected there.
+        if query.orderBy == nil || Self.closesItsBrackets(query.whereClause ?? ""),
+            case .success(let prepared) = sqlite.prepare(SQLRenderer.selectSQL(query, on: table)), !prepared.hasTrailingText
+        {
             return .accepted(numbered: checkedParameterNames(prepared, query: query, source: source, tableIndex: tableIndex))
         }
         var numbered: [String]?
@@ -508,6 +513,19 @@ extension SchemaDecoder {
             }
         }
         return .accepted(numbered: numbered)
+    }
+
+    /// Whether every `(` of `sql` is closed in it, and no `)` closes what it did not open.
+    static func closesItsBrackets(_ sql: String) -> Bool {
+        var depth = 0
+        for token in SQLTokenizer.tokenize(sql) where token.kind == .symbol {
+            if token.text == "(" { depth += 1 }
+            if token.text == ")" {
+                depth -= 1
+                if depth < 0 { return false }
+            }
+        }
+        return depth == 0
     }
 
     /// The parameter names of the accepted query in SQLite's numbering; nil, with the

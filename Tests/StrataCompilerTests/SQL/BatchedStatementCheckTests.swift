@@ -103,6 +103,33 @@ import Testing
         }
     }
 
+    /// A named query is prepared whole first; a `where` that leaves a bracket open, which its
+    /// `orderBy` closes, is still prepared alone and rejected at the `where` (the whole query
+    /// would prepare, with the ordering inside the subquery).
+    @Test func aWhereCompletedByItsOrderByIsRejectedAtTheWhere() throws {
+        let yaml = """
+            database: Shop
+            tables:
+              T:
+                columns:
+                  id: { type: int, primaryKey: true }
+                  x: int
+                queries:
+                  q: { where: "id IN (SELECT id FROM T", orderBy: "id)" }
+                  fine: { where: "id IN (SELECT id FROM T WHERE x > :x)", orderBy: id }
+
+            """
+        let (_, diagnostics, _) = Self.check(yaml)
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.message.hasPrefix("SQLite rejects query 'q'"), "\(diagnostic.message)")
+        #expect(diagnostic.location.line == 8 && diagnostic.location.column == 19, "\(diagnostic.location)")
+        #expect(SchemaDecoder.closesItsBrackets("id IN (SELECT id FROM T WHERE x > :x)"))
+        #expect(!SchemaDecoder.closesItsBrackets("id IN (SELECT id FROM T"))
+        #expect(!SchemaDecoder.closesItsBrackets("1) OR (1"))
+        #expect(SchemaDecoder.closesItsBrackets("name = ')(' AND \"a(\" = 1"))
+    }
+
     @Test func aSchemaWithATriggerOrSearchPreparesEveryStatementInTheFullDatabase() throws {
         for extra in [
             "triggers:\n  refund_log: \"CREATE TRIGGER refund_log AFTER DELETE ON Refund BEGIN SELECT 1; END\"\n",
