@@ -102,8 +102,8 @@ package struct PostgresDialect: SQLDialect {
         }
     }
 
-    package func placeholder(_ number: Int, for codec: (any ValueCodec)?) -> String {
-        codec?.postgresPlaceholder(number) ?? "$\(number)"
+    package func placeholder(_ number: Int, for codec: @autoclosure () -> (any ValueCodec)?) -> String {
+        codec()?.postgresPlaceholder(number) ?? "$\(number)"
     }
     package func parameter(_ name: String, _ parameters: [String: ParameterSlot]) -> String {
         parameters[name].map { $0.codec.postgresPlaceholder($0.number) } ?? ":" + name

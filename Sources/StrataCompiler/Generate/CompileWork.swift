@@ -51,33 +51,16 @@ final class CompileWork: @unchecked Sendable {
         return body()
     }
 
-    static func countDDLStatement() {
+    /// Adds one to `counter` of the running compile's counter, if any.
+    private static func count(_ counter: ReferenceWritableKeyPath<CompileWork, Int>) {
         guard let work = current else { return }
-        work.locked { work.ddl += 1 }
+        work.locked { work[keyPath: counter] += 1 }
     }
 
-    static func countDAOStatementPreparedInFull() {
-        guard let work = current else { return }
-        work.locked { work.fullPrepares += 1 }
-    }
-
-    static func countReplay() {
-        guard let work = current else { return }
-        work.locked { work.replays += 1 }
-    }
-
-    static func countIntrospectedTable() {
-        guard let work = current else { return }
-        work.locked { work.introspected += 1 }
-    }
-
-    static func countReusedTable() {
-        guard let work = current else { return }
-        work.locked { work.reused += 1 }
-    }
-
-    static func countLookupTable() {
-        guard let work = current else { return }
-        work.locked { work.lookups += 1 }
-    }
+    static func countDDLStatement() { count(\.ddl) }
+    static func countDAOStatementPreparedInFull() { count(\.fullPrepares) }
+    static func countReplay() { count(\.replays) }
+    static func countIntrospectedTable() { count(\.introspected) }
+    static func countReusedTable() { count(\.reused) }
+    static func countLookupTable() { count(\.lookups) }
 }

@@ -93,7 +93,6 @@ package enum SchemaIntrospector {
                     if let entry = cache.entries[tableKey] {
                         let parents = entry.parents.isEmpty ? [:] : try currentParentSQL()
                         if entry.parents.allSatisfy({ IntrospectionCache.same(parents[$0.name], $0.sql) }) {
-                            cache.hits += 1
                             CompileWork.countReusedTable()
                             found.append(.cached(entry))
                             continue
@@ -131,7 +130,6 @@ package enum SchemaIntrospector {
                 indexes += tableIndexes
                 CompileWork.countIntrospectedTable()
                 guard let cache, let key else { continue }
-                cache.misses += 1
                 let current = parents.isEmpty ? [:] : try currentParentSQL()
                 let keys = parents.map(SQLName.key)
                 cache.entries[key] = IntrospectionCache.Entry(
@@ -417,9 +415,6 @@ final class IntrospectionCache {
     static let bulkThreshold = 64
 
     var entries: [Key: Entry] = [:]
-    /// Tables found in the cache, and tables introspected (and added), so far.
-    var hits = 0
-    var misses = 0
 
     init() {}
 }

@@ -444,39 +444,25 @@ final class BulkReplay {
         guard objects.contains(where: { $0.type == "table" }) else { throw Refused(description: "an entered table is gone") }
         for object in objects where object.type == "index" { enteredIndexes[SQLName.key(object.name)] = nil }
         if try materializeUnderTemporaryNames(objects, on: conn) { return }
-        try conn.execute(sql: "PRAGMA writable_schema = ON")
-        do {
-            try conn.inTransaction(.immediate) {
-                for object in objects {
-                    try conn.execute(sql: "DELETE FROM sqlite_master WHERE rowid = ?", arguments: [object.rowid])
-                }
+        try SQLiteChecker.editingSchema(of: conn) {
+            for object in objects {
+                try conn.execute(sql: "DELETE FROM sqlite_master WHERE rowid = ?", arguments: [object.rowid])
             }
-        } catch {
-            try? conn.execute(sql: "PRAGMA writable_schema = RESET")
-            throw error
         }
-        try conn.execute(sql: "PRAGMA writable_schema = RESET")
         // The new entries may take the freed rowids (when the removed ones were the last), in
         // another order (an automatic index after its table): moved past every rowid first.
         let lastKept = try conn.fetchValue(Int.self, sql: "SELECT coalesce(max(rowid), 0) FROM sqlite_master") ?? 0
         for object in objects {
             try conn.execute(sql: object.sql)
         }
-        try conn.execute(sql: "PRAGMA writable_schema = ON")
-        do {
-            try conn.inTransaction(.immediate) {
+        try SQLiteChecker.editingSchema(of: conn) {
+            try conn.execute(
+                sql: "UPDATE sqlite_master SET rowid = rowid + (SELECT max(rowid) FROM sqlite_master) WHERE rowid > ?", arguments: [lastKept])
+            for object in objects {
                 try conn.execute(
-                    sql: "UPDATE sqlite_master SET rowid = rowid + (SELECT max(rowid) FROM sqlite_master) WHERE rowid > ?", arguments: [lastKept])
-                for object in objects {
-                    try conn.execute(
-                        sql: "UPDATE sqlite_master SET rowid = ? WHERE type = ? AND name = ?", arguments: [object.rowid, object.type, object.name])
-                }
+                    sql: "UPDATE sqlite_master SET rowid = ? WHERE type = ? AND name = ?", arguments: [object.rowid, object.type, object.name])
             }
-        } catch {
-            try? conn.execute(sql: "PRAGMA writable_schema = RESET")
-            throw error
         }
-        try conn.execute(sql: "PRAGMA writable_schema = RESET")
     }
 
     /// An entry of `sqlite_master` that ``materialize(_:on:)`` gives a b-tree.
@@ -499,15 +485,7 @@ final class BulkReplay {
     private func materializeUnderTemporaryNames(_ objects: [MaterializedObject], on conn: Connection) throws -> Bool {
         guard let table = objects.first, table.type == "table" else { return false }
         var taken = Set(try conn.fetch(sql: "SELECT name FROM sqlite_master").map { SQLName.key(try $0.get(0, as: String.self)) })
-        func fresh(_ base: String) -> String {
-            var candidate = base
-            var suffix = 1
-            while !taken.insert(SQLName.key(candidate)).inserted {
-                suffix += 1
-                candidate = "\(base)_\(suffix)"
-            }
-            return candidate
-        }
+        func fresh(_ base: String) -> String { MigrationPlanner.freshName(base, avoiding: &taken) }
         let twinTable = fresh("strata_materialized")
         var twins: [(object: MaterializedObject, twin: String, sql: String)] = []
         for object in objects {
@@ -540,32 +518,25 @@ final class BulkReplay {
             try? conn.execute(sql: "DROP TABLE IF EXISTS \(SQLRenderer.quoteIdentifier(twinTable))")
             return false
         }
-        try conn.execute(sql: "PRAGMA writable_schema = ON")
-        do {
-            try conn.inTransaction(.immediate) {
-                for twin in twins {
-                    try conn.execute(
-                        sql: "UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master WHERE name = ?) WHERE rowid = ?",
-                        arguments: [twin.twin, twin.object.rowid])
-                    try conn.execute(sql: "DELETE FROM sqlite_master WHERE name = ?", arguments: [twin.twin])
-                }
-                let prefix = "sqlite_autoindex_\(twinTable)_"
-                for row in try conn.fetch(
-                    sql: "SELECT rowid, name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NULL ORDER BY rowid",
-                    arguments: [twinTable])
-                {
-                    let name: String = try row.get(1)
-                    guard name.hasPrefix(prefix) else { throw Refused(description: "an unexpected automatic index \(name)") }
-                    try conn.execute(
-                        sql: "UPDATE sqlite_master SET name = ?, tbl_name = ? WHERE rowid = ?",
-                        arguments: ["sqlite_autoindex_\(table.name)_" + name.dropFirst(prefix.count), table.name, try row.get(0, as: Int.self)])
-                }
+        try SQLiteChecker.editingSchema(of: conn) {
+            for twin in twins {
+                try conn.execute(
+                    sql: "UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master WHERE name = ?) WHERE rowid = ?",
+                    arguments: [twin.twin, twin.object.rowid])
+                try conn.execute(sql: "DELETE FROM sqlite_master WHERE name = ?", arguments: [twin.twin])
             }
-        } catch {
-            try? conn.execute(sql: "PRAGMA writable_schema = RESET")
-            throw error
+            let prefix = "sqlite_autoindex_\(twinTable)_"
+            for row in try conn.fetch(
+                sql: "SELECT rowid, name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NULL ORDER BY rowid",
+                arguments: [twinTable])
+            {
+                let name: String = try row.get(1)
+                guard name.hasPrefix(prefix) else { throw Refused(description: "an unexpected automatic index \(name)") }
+                try conn.execute(
+                    sql: "UPDATE sqlite_master SET name = ?, tbl_name = ? WHERE rowid = ?",
+                    arguments: ["sqlite_autoindex_\(table.name)_" + name.dropFirst(prefix.count), table.name, try row.get(0, as: Int.self)])
+            }
         }
-        try conn.execute(sql: "PRAGMA writable_schema = RESET")
         materializedUnderTemporaryNames += 1
         return true
     }

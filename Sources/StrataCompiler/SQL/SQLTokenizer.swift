@@ -93,7 +93,7 @@ enum SQLTokenizer {
         // beyond the last token are never touched.
         var tokens: [SQLToken] = []
         tokens.reserveCapacity(count / 4)
-        // The string index of the last token bound, advanced along with its byte offset (O(1)
+        // The string index of the last offset asked for, advanced along with it (O(1)
         // for native strings, and never walked back: token bounds only grow).
         var cursor = sql.utf8.startIndex
         var cursorOffset = 0
@@ -117,12 +117,9 @@ enum SQLTokenizer {
             let start = index
             if byte >= 0x80 {
                 // A non-ASCII scalar: Unicode whitespace is skipped, anything else starts a word.
-                let (scalar, length) = decodeScalar(bytes, at: index)
-                if scalar?.properties.isWhitespace == true {
-                    index += length
-                    continue
-                }
-                index += length
+                let scalar = sql.unicodeScalars[stringIndex(index)]
+                index += UTF8.width(scalar)
+                if scalar.properties.isWhitespace { continue }
                 while index < count && isWordByte(bytes[index]) { index += 1 }
                 append(.word, start..<index)
                 continue
@@ -213,17 +210,6 @@ enum SQLTokenizer {
     private static func isCombiningByte(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "!")
             || byte == UInt8(ascii: "|")
-    }
-
-    /// The scalar whose UTF-8 starts at `index` (a lead byte 0x80 or above) and its length in
-    /// bytes. The bytes are a Swift string's, so valid UTF-8.
-    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
-        let lead = bytes[index]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        guard index + length <= bytes.count else { return (nil, 1) }
-        var value = UInt32(lead) & (0x7F >> length)
-        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-        return (Unicode.Scalar(value), length)
     }
 
     /// A canonical form of an SQL fragment: keywords and identifiers lower-cased and unquoted,

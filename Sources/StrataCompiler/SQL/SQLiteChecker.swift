@@ -111,33 +111,40 @@ final class SQLiteChecker {
             // ignored. Creating a table sets format 4, as executing the DDL would.
             try conn.execute(sql: "CREATE TABLE strata_schema_format (x); DROP TABLE strata_schema_format")
             let before = try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-            try conn.execute(sql: "PRAGMA writable_schema = ON")
-            do {
-                try conn.inTransaction(.immediate) {
-                    let insert = try conn.makeStatement(
-                        sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
-                    for object in objects {
-                        defer { insert.reset() }
-                        var rootpage = 0
-                        if object.type == "index" {
-                            rootpage = indexCounts[SQLName.fold(object.tableName), default: 0] + 1
-                            indexCounts[SQLName.fold(object.tableName)] = rootpage
-                        }
-                        try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
-                        try insert.run()
+            // SQLite reads the schema again after the edit (here, by the count): an entry it
+            // cannot parse fails it.
+            try editingSchema(of: conn) {
+                let insert = try conn.makeStatement(
+                    sql: "INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES (?, ?, ?, ?, ?)")
+                for object in objects {
+                    defer { insert.reset() }
+                    var rootpage = 0
+                    if object.type == "index" {
+                        rootpage = indexCounts[SQLName.fold(object.tableName), default: 0] + 1
+                        indexCounts[SQLName.fold(object.tableName)] = rootpage
                     }
+                    try insert.bind([object.type, object.name, object.tableName, rootpage, object.sql])
+                    try insert.run()
                 }
-            } catch {
-                try? conn.execute(sql: "PRAGMA writable_schema = RESET")
-                throw error
             }
-            // RESET turns writable_schema off and makes SQLite read the schema again
-            // (here, by the count): an entry it cannot parse fails it.
-            try conn.execute(sql: "PRAGMA writable_schema = RESET")
             return (try conn.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_master") ?? 0) - before == objects.count
         } catch {
             return false
         }
+    }
+
+    /// Runs `body`, which edits `sqlite_master` of `conn`'s `main` database, in one `IMMEDIATE`
+    /// transaction under `PRAGMA writable_schema = ON`, then `writable_schema = RESET`, which
+    /// turns it off and makes SQLite read the whole schema again (also when `body` throws).
+    static func editingSchema(of conn: Connection, _ body: () throws -> Void) throws {
+        try conn.execute(sql: "PRAGMA writable_schema = ON")
+        do {
+            try conn.inTransaction(.immediate) { try body() }
+        } catch {
+            try? conn.execute(sql: "PRAGMA writable_schema = RESET")
+            throw error
+        }
+        try conn.execute(sql: "PRAGMA writable_schema = RESET")
     }
 
     /// The database and the DDL executed in it (the probes of ``SchemaDecoder`` drop what

@@ -53,9 +53,7 @@ package struct DAOPlan {
 
     /// The placeholders of the values of `columns`, numbered from `first`.
     func placeholders(_ columns: [Column], from first: Int) -> [String] {
-        // SQLite's `?` does not depend on the value's codec, which is costly to make.
-        if dialect is SQLiteDialect { return Array(repeating: dialect.placeholder(first, for: nil), count: columns.count) }
-        return columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
+        columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
     }
 
     /// What follows a write that gives back the stored row (PostgreSQL's `RETURNING`).

@@ -40,11 +40,11 @@ import Testing
     static func introspectBothWays(
         _ conn: Connection, cache: IntrospectionCache, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> (schema: DatabaseSchema, misses: Int, hits: Int) {
-        let (misses, hits) = (cache.misses, cache.hits)
-        let cached = try SchemaIntrospector.introspect(conn, cache: cache)
+        let work = CompileWork()
+        let cached = try CompileWork.$current.withValue(work) { try SchemaIntrospector.introspect(conn, cache: cache) }
         let uncached = try SchemaIntrospector.introspect(conn)
         #expect(cached == uncached, sourceLocation: sourceLocation)
-        return (cached, cache.misses - misses, cache.hits - hits)
+        return (cached, work.introspectedTables, work.reusedTables)
     }
 
     @Test func aSharedCacheGivesWhatIntrospectingWithoutOneGives() throws {
