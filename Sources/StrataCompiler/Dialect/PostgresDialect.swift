@@ -102,9 +102,10 @@ package struct PostgresDialect: SQLDialect {
         }
     }
 
-    package func placeholder(_ number: Int, for codec: @autoclosure () -> (any ValueCodec)?) -> String {
-        codec()?.postgresPlaceholder(number) ?? "$\(number)"
+    package func placeholder(_ number: Int, for codec: (any ValueCodec)?) -> String {
+        codec?.postgresPlaceholder(number) ?? "$\(number)"
     }
+    package var placeholderUsesCodec: Bool { true }
     package func parameter(_ name: String, _ parameters: [String: ParameterSlot]) -> String {
         parameters[name].map { $0.codec.postgresPlaceholder($0.number) } ?? ":" + name
     }

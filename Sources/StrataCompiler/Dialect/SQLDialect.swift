@@ -30,8 +30,11 @@ package protocol SQLDialect: Sendable {
     /// A collation of the schema as this database names it; nil when it has none.
     func collationSQL(_ name: String) -> String?
     /// The placeholder of the DAO statement's value `number` (one-based), a value of `codec`
-    /// (nil for a key compared in a condition), made only if the placeholder depends on it.
-    func placeholder(_ number: Int, for codec: @autoclosure () -> (any ValueCodec)?) -> String
+    /// (nil for a key compared in a condition).
+    func placeholder(_ number: Int, for codec: (any ValueCodec)?) -> String
+    /// Whether ``placeholder(_:for:)`` depends on the codec (else callers pass nil rather than
+    /// make one: a codec is costly to make).
+    var placeholderUsesCodec: Bool { get }
     /// The placeholder of a named query's parameter `name` (SQLite's `:name`).
     func parameter(_ name: String, _ parameters: [String: ParameterSlot]) -> String
     /// The placeholder that names parameter `number` explicitly (`?3`, `$3`).
@@ -104,7 +107,8 @@ package struct SQLiteDialect: SQLDialect {
 
     package func indexExpression(_ expression: String, in table: Table) -> String { expression }
     package func collationSQL(_ name: String) -> String? { Collation.sql(name) }
-    package func placeholder(_ number: Int, for codec: @autoclosure () -> (any ValueCodec)?) -> String { "?" }
+    package func placeholder(_ number: Int, for codec: (any ValueCodec)?) -> String { "?" }
+    package var placeholderUsesCodec: Bool { false }
     package func parameter(_ name: String, _ parameters: [String: ParameterSlot]) -> String { ":" + name }
     package func numberedPlaceholder(_ number: Int) -> String { "?\(number)" }
     package func returning(_ columns: String) -> String { "" }

@@ -93,7 +93,7 @@ enum SQLTokenizer {
         // beyond the last token are never touched.
         var tokens: [SQLToken] = []
         tokens.reserveCapacity(count / 4)
-        // The string index of the last offset asked for, advanced along with it (O(1)
+        // The string index of the last token bound, advanced along with its byte offset (O(1)
         // for native strings, and never walked back: token bounds only grow).
         var cursor = sql.utf8.startIndex
         var cursorOffset = 0
@@ -117,9 +117,9 @@ enum SQLTokenizer {
             let start = index
             if byte >= 0x80 {
                 // A non-ASCII scalar: Unicode whitespace is skipped, anything else starts a word.
-                let scalar = sql.unicodeScalars[stringIndex(index)]
-                index += UTF8.width(scalar)
-                if scalar.properties.isWhitespace { continue }
+                let (isWhitespace, length) = nonASCIIScalar(in: bytes, at: index)
+                index += length
+                if isWhitespace { continue }
                 while index < count && isWordByte(bytes[index]) { index += 1 }
                 append(.word, start..<index)
                 continue
@@ -210,6 +210,17 @@ enum SQLTokenizer {
     private static func isCombiningByte(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "!")
             || byte == UInt8(ascii: "|")
+    }
+
+    /// Whether the non-ASCII scalar whose UTF-8 starts at `index` is Unicode whitespace, and its
+    /// length in bytes (decoded by the standard library; out of the scanning loop, which stays
+    /// tight for the ASCII that SQL mostly is).
+    @inline(never)
+    private static func nonASCIIScalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (isWhitespace: Bool, length: Int) {
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(rebasing: bytes[index...]).makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return (false, 1) }
+        return (scalar.properties.isWhitespace, UTF8.width(scalar))
     }
 
     /// A canonical form of an SQL fragment: keywords and identifiers lower-cased and unquoted,

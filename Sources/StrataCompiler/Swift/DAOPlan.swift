@@ -53,7 +53,8 @@ package struct DAOPlan {
 
     /// The placeholders of the values of `columns`, numbered from `first`.
     func placeholders(_ columns: [Column], from first: Int) -> [String] {
-        columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
+        guard dialect.placeholderUsesCodec else { return (0..<columns.count).map { dialect.placeholder(first + $0, for: nil) } }
+        return columns.enumerated().map { dialect.placeholder(first + $0.offset, for: $0.element.codec) }
     }
 
     /// What follows a write that gives back the stored row (PostgreSQL's `RETURNING`).
