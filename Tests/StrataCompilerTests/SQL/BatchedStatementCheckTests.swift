@@ -23,15 +23,15 @@ import Testing
         return tables.map { SchemaDecoder.daoStatements(of: $0, byRecordName: byRecordName, in: schema).count }.reduce(0, +)
     }
 
-    /// Foreign keys of every action, a self-reference, a UNIQUE parent column, WITHOUT ROWID,
-    /// a composite key, checks, a partial and an expression index: no trigger, no search.
+    /// Foreign keys of every action, a self-reference, a UNIQUE NOCASE parent column, WITHOUT
+    /// ROWID, a composite key, checks, a partial index, a tab in a query: no trigger, no search.
     static let mixed = """
         database: Shop
         tables:
           Customer:
             columns:
               id: { type: int, primaryKey: autoincrement }
-              email: { type: text, unique: true }
+              email: { type: text, unique: true, collate: nocase }
               referrerId: { type: int?, references: Customer.id, onDelete: setNull }
             indexes:
               - columns: [email]
@@ -51,7 +51,7 @@ import Testing
               position: int
               quantity: { type: int, default: 1 }
             queries:
-              ofPurchase: { where: "purchaseCode = :code", orderBy: position }
+              ofPurchase: { where: "purchaseCode = :code\tAND quantity > 0", orderBy: position }
           Refund:
             columns:
               id: { type: int, primaryKey: true }
